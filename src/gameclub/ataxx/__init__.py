@@ -1,0 +1,1 @@
+"""The game of Ataxx: rules, board, notation, Blocs-Config. No I/O lives here."""
