@@ -1,0 +1,194 @@
+"""Numba kernels on bitboards: neighbour masks, move generation, make-move and perft.
+
+These are the fast twins of :mod:`gameclub.ataxx.board` and are what the engine's
+search is built on. A position is ``(us, them, empty)`` as ``uint64`` in the
+stride-8 layout of :mod:`gameclub.ataxx.squares`; ``empty`` already excludes
+blocks and squares off the board, so one set of tables serves every board size.
+
+Importing this module compiles nothing: kernels compile on first call and are
+cached on disk (``cache=True``). Import it lazily from Python-level code.
+
+Moves are packed in an ``int64``: ``to | from << 8`` with ``from = 0xFF`` for a
+clone (``CLONE_FROM``), and ``PASS_MOVE`` for a pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+from gameclub.ataxx.squares import DOUBLES as _DOUBLES_PY
+from gameclub.ataxx.squares import SINGLES as _SINGLES_PY
+
+SINGLES = np.array(_SINGLES_PY, dtype=np.uint64)
+DOUBLES = np.array(_DOUBLES_PY, dtype=np.uint64)
+CLONE_FROM = 0xFF
+PASS_MOVE = 0xFFFF
+MAX_MOVES = 256
+
+_NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits (LLVM ``ctpop``)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit (LLVM ``cttz``); undefined for 0."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@njit(inline="always", cache=True)
+def expand(bb):  # type: ignore[no-untyped-def]
+    """``bb`` with every neighbour square (clipped to the 8x8 grid)."""
+    row = bb | ((bb << np.uint64(1)) & _NOT_FILE_A) | ((bb >> np.uint64(1)) & _NOT_FILE_H)
+    return row | (row << np.uint64(8)) | (row >> np.uint64(8))
+
+
+@njit(inline="always", cache=True)
+def has_moves(us, empty):  # type: ignore[no-untyped-def]
+    return (expand(expand(us)) & empty) != np.uint64(0)
+
+
+@njit(cache=True)
+def count_moves(us, empty):  # type: ignore[no-untyped-def]
+    """Number of non-pass moves, without generating them."""
+    n = popcount(expand(us) & empty)
+    targets = expand(expand(us)) & empty
+    # Count jumps from whichever side is smaller: the pieces, or the squares they reach.
+    if popcount(us) <= popcount(targets):
+        bb = us
+        while bb:
+            sq = lowest_square(bb)
+            bb &= bb - np.uint64(1)
+            n += popcount(DOUBLES[sq] & empty)
+    else:
+        bb = targets
+        while bb:
+            sq = lowest_square(bb)
+            bb &= bb - np.uint64(1)
+            n += popcount(DOUBLES[sq] & us)
+    return n
+
+
+@njit(cache=True)
+def generate_moves(us, empty, out):  # type: ignore[no-untyped-def]
+    """Write the non-pass moves into ``out`` (int64 array of MAX_MOVES); return their number."""
+    n = 0
+    clones = expand(us) & empty
+    while clones:
+        to = lowest_square(clones)
+        clones &= clones - np.uint64(1)
+        out[n] = np.int64(to) | (CLONE_FROM << 8)
+        n += 1
+    bb = us
+    while bb:
+        frm = lowest_square(bb)
+        bb &= bb - np.uint64(1)
+        jumps = DOUBLES[frm] & empty
+        while jumps:
+            to = lowest_square(jumps)
+            jumps &= jumps - np.uint64(1)
+            out[n] = np.int64(to) | (np.int64(frm) << 8)
+            n += 1
+    return n
+
+
+@njit(inline="always", cache=True)
+def make_move(us, them, move):  # type: ignore[no-untyped-def]
+    """Return ``(us, them)`` after ``move`` (not a pass) by the side ``us``."""
+    to = move & 0xFF
+    frm = move >> 8
+    to_bit = np.uint64(1) << np.uint64(to)
+    flips = SINGLES[to] & them
+    us = us | to_bit | flips
+    if frm != CLONE_FROM:
+        us ^= np.uint64(1) << np.uint64(frm)
+    return us, them ^ flips
+
+
+@njit(cache=True)
+def perft_kernel(us, them, playable, halfmove, depth, fifty_limit):  # type: ignore[no-untyped-def]
+    """Leaf count at ``depth`` under the libataxx conventions (see ataxx-perft.txt).
+
+    ``fifty_limit`` <= 0 switches the fifty-move rule off. The last ply is counted
+    in bulk, as libataxx does. The walk is iterative with explicit per-ply stacks:
+    numba cannot reload a cached recursive function.
+    """
+    if depth <= 0:
+        return np.uint64(1)
+    stack_us = np.empty(depth + 1, dtype=np.uint64)
+    stack_them = np.empty(depth + 1, dtype=np.uint64)
+    stack_clock = np.empty(depth + 1, dtype=np.int64)
+    moves = np.empty((depth + 1, MAX_MOVES), dtype=np.int64)
+    n_moves = np.zeros(depth + 1, dtype=np.int64)
+    next_move = np.zeros(depth + 1, dtype=np.int64)
+    stack_us[0] = us
+    stack_them[0] = them
+    stack_clock[0] = halfmove
+    total = np.uint64(0)
+    ply = 0
+    entering = True
+    while ply >= 0:
+        if entering:
+            entering = False
+            us = stack_us[ply]
+            them = stack_them[ply]
+            empty = playable & ~(us | them)
+            over = (
+                us == 0
+                or them == 0
+                or (fifty_limit > 0 and stack_clock[ply] >= fifty_limit)
+                or (expand(expand(us | them)) & empty) == 0
+            )
+            if over:
+                ply -= 1
+                continue
+            if ply == depth - 1:
+                n = count_moves(us, empty)
+                total += np.uint64(n) if n > 0 else np.uint64(1)
+                ply -= 1
+                continue
+            n = generate_moves(us, empty, moves[ply])
+            if n == 0:
+                moves[ply, 0] = PASS_MOVE
+                n = 1
+            n_moves[ply] = n
+            next_move[ply] = 0
+        if next_move[ply] == n_moves[ply]:
+            ply -= 1
+            continue
+        move = moves[ply, next_move[ply]]
+        next_move[ply] += 1
+        us = stack_us[ply]
+        them = stack_them[ply]
+        clock = stack_clock[ply]
+        if move == PASS_MOVE:
+            clock += 1
+        else:
+            if move >> 8 == CLONE_FROM:
+                clock = 0
+            else:
+                clock += 1
+            us, them = make_move(us, them, move)
+        stack_us[ply + 1] = them
+        stack_them[ply + 1] = us
+        stack_clock[ply + 1] = clock
+        ply += 1
+        entering = True
+    return total

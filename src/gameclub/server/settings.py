@@ -1,0 +1,75 @@
+"""One place for the club's configuration: database URL, host, port, limits.
+
+Every knob the server reads lives in :class:`Settings`; ``Settings.from_env()``
+reads the few that come from the environment (``GAMECLUB_DATABASE_URL``,
+``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_DATABASE_PATH = Path("var") / "gameclub.db"
+
+
+def default_database_url() -> str:
+    """The embedded SQLite database under ``./var`` (created on first start)."""
+    return f"sqlite:///{DEFAULT_DATABASE_PATH.as_posix()}"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Configuration of one club instance; frozen so nothing changes it behind our back."""
+
+    database_url: str = field(default_factory=default_database_url)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: Set the ``Secure`` flag on cookies (behind HTTPS).
+    secure_cookies: bool = False
+    #: Argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
+    argon2_parallelism: int = 4
+    session_days: int = 60
+    #: Login / sign-up limits: attempts a minute per client address, failures per name.
+    auth_attempts_per_minute: int = 10
+    auth_failures_per_name: int = 10
+    auth_failure_window_s: float = 300.0
+    #: WebSocket limits: largest frame accepted, and the per-connection budget.
+    ws_max_message_bytes: int = 4096
+    ws_burst: int = 30
+    ws_rate_per_s: float = 10.0
+    #: A connection this many messages beyond its budget is closed.
+    ws_close_after_overdraft: int = 100
+    #: Seconds a disconnected player keeps the game before the opponent may claim it.
+    disconnect_grace_s: float = 30.0
+    #: Engine worker processes (0 = one per CPU but one).
+    ai_workers: int = 0
+    #: Upper bound on the computer's thinking time per move, seconds.
+    ai_max_movetime_s: float = 2.0
+    max_seeks_per_user: int = 3
+    #: Directory of the static front end; ``None`` = the ``gameclub/web`` package folder.
+    web_dir: Path | None = None
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Settings from the environment, then ``overrides`` (``None`` values ignored)."""
+        settings = cls()
+        env = os.environ
+        if env.get("GAMECLUB_DATABASE_URL"):
+            settings = replace(settings, database_url=env["GAMECLUB_DATABASE_URL"])
+        if env.get("GAMECLUB_HOST"):
+            settings = replace(settings, host=env["GAMECLUB_HOST"])
+        if env.get("GAMECLUB_PORT"):
+            settings = replace(settings, port=int(env["GAMECLUB_PORT"]))
+        if env.get("GAMECLUB_SECURE_COOKIES", "").lower() in ("1", "true", "yes"):
+            settings = replace(settings, secure_cookies=True)
+        given = {key: value for key, value in overrides.items() if value is not None}
+        return replace(settings, **given)  # type: ignore[arg-type]
+
+    def engine_workers(self) -> int:
+        if self.ai_workers > 0:
+            return self.ai_workers
+        return max(1, (os.cpu_count() or 2) - 1)

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, Alembic migrations (run on start-up) and repositories."""
