@@ -32,41 +32,41 @@ _NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 
 
 @intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def popcount(typingctx, x):
     """Number of set bits (LLVM ``ctpop``)."""
     sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
 
     return sig, codegen
 
 
 @intrinsic
-def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
+def lowest_square(typingctx, x):
     """Index of the lowest set bit (LLVM ``cttz``); undefined for 0."""
     sig = types.uint64(types.uint64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.cttz(args[0], context.get_constant(types.boolean, True))
 
     return sig, codegen
 
 
 @njit(inline="always", cache=True)
-def expand(bb):  # type: ignore[no-untyped-def]
+def expand(bb):
     """``bb`` with every neighbour square (clipped to the 8x8 grid)."""
     row = bb | ((bb << np.uint64(1)) & _NOT_FILE_A) | ((bb >> np.uint64(1)) & _NOT_FILE_H)
     return row | (row << np.uint64(8)) | (row >> np.uint64(8))
 
 
 @njit(inline="always", cache=True)
-def has_moves(us, empty):  # type: ignore[no-untyped-def]
+def has_moves(us, empty):
     return (expand(expand(us)) & empty) != np.uint64(0)
 
 
 @njit(cache=True)
-def count_moves(us, empty):  # type: ignore[no-untyped-def]
+def count_moves(us, empty):
     """Number of non-pass moves, without generating them."""
     n = popcount(expand(us) & empty)
     targets = expand(expand(us)) & empty
@@ -87,7 +87,7 @@ def count_moves(us, empty):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def generate_moves(us, empty, out):  # type: ignore[no-untyped-def]
+def generate_moves(us, empty, out):
     """Write the non-pass moves into ``out`` (int64 array of MAX_MOVES); return their number."""
     n = 0
     clones = expand(us) & empty
@@ -110,7 +110,7 @@ def generate_moves(us, empty, out):  # type: ignore[no-untyped-def]
 
 
 @njit(inline="always", cache=True)
-def make_move(us, them, move):  # type: ignore[no-untyped-def]
+def make_move(us, them, move):
     """Return ``(us, them)`` after ``move`` (not a pass) by the side ``us``."""
     to = move & 0xFF
     frm = move >> 8
@@ -123,7 +123,7 @@ def make_move(us, them, move):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def perft_kernel(us, them, playable, halfmove, depth, fifty_limit):  # type: ignore[no-untyped-def]
+def perft_kernel(us, them, playable, halfmove, depth, fifty_limit):
     """Leaf count at ``depth`` under the libataxx conventions (see ataxx-perft.txt).
 
     ``fifty_limit`` <= 0 switches the fifty-move rule off. The last ply is counted

@@ -52,7 +52,7 @@ class Color(enum.IntEnum):
     def other(self) -> Color:
         return Color(1 - self)
 
-    def __invert__(self) -> Color:  # type: ignore[override]
+    def __invert__(self) -> Color:
         return Color(1 - self)
 
 
@@ -300,7 +300,9 @@ class Board:
         to_bit = 1 << move.to_square
         if not self.playable & to_bit:
             where = "a block" if self.blocks & to_bit else "off the board"
-            raise IllegalMoveError(f"illegal move {move.uci()}: {square_name(move.to_square)} is {where}")
+            raise IllegalMoveError(
+                f"illegal move {move.uci()}: {square_name(move.to_square)} is {where}"
+            )
         if (self._x | self._o) & to_bit:
             raise IllegalMoveError(
                 f"illegal move {move.uci()}: {square_name(move.to_square)} is occupied"
@@ -407,7 +409,9 @@ class Board:
             return Outcome(Termination.FIFTY_MOVES, None, score)
         return None
 
-    def _early_fill(self, them: Bitboard, empty: Bitboard, score: tuple[int, int]) -> Outcome | None:
+    def _early_fill(
+        self, them: Bitboard, empty: Bitboard, score: tuple[int, int]
+    ) -> Outcome | None:
         reach = them
         while True:
             grown = reach | (expand(reach) & empty)

@@ -1,0 +1,349 @@
+"""The ``gameclub`` command: play, perft, Blocs-Config, the UAI engine, matches and the club.
+
+Every subcommand turns bad input into a one-line error on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from gameclub import __version__
+from gameclub.ataxx.errors import AtaxxError
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A user error to print on one line (exit status 2)."""
+
+
+# -- perft ---------------------------------------------------------------------------
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    from gameclub.ataxx.board import Board
+    from gameclub.ataxx.perft import perft
+    from gameclub.ataxx.rules import RuleSet
+
+    if args.depth < 0:
+        raise CliError(f"depth must be 0 or more, not {args.depth}")
+    rules = RuleSet.from_name(args.rules)
+    board = Board(None if args.fen == "startpos" else args.fen, rules)
+    perft(board, 1)  # load the compiled kernel before timing
+    for depth in range(1 if args.depth > 0 else 0, args.depth + 1):
+        started = time.perf_counter()
+        nodes = perft(board, depth)
+        elapsed = time.perf_counter() - started
+        nps = int(nodes / elapsed) if elapsed > 0 else 0
+        print(f"depth {depth} nodes {nodes} time {elapsed:.3f} nps {nps}", flush=True)
+    return 0
+
+
+# -- blocks --------------------------------------------------------------------------
+
+
+def blocks_summary(code: str) -> dict[str, object]:
+    """What ``gameclub blocks show`` prints, as a dict (the ``--json`` keys)."""
+    from gameclub.ataxx.blocks import BlocsConfig
+    from gameclub.ataxx.rules import ATAXX
+
+    config = BlocsConfig.parse(code)
+    reason = config.invalid_reason()
+    return {
+        "code": code,
+        "canonical": config.code,
+        "preferred": config.preferred().code,
+        "twin": config.twin().code,
+        "weight": config.weight,
+        "blocks": config.block_count,
+        "valid": reason is None,
+        "reason": reason,
+        "fen": ATAXX.replace(blocks=config.squares()).start_fen(),
+    }
+
+
+def _cmd_blocks_show(args: argparse.Namespace) -> int:
+    summary = blocks_summary(args.code)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    from gameclub.ataxx.board import Board
+
+    print(f"code       {summary['canonical']}")
+    print(f"preferred  {summary['preferred']}")
+    print(f"twin       {summary['twin']}")
+    print(f"weight     {summary['weight']}")
+    print(f"blocks     {summary['blocks']}")
+    print(f"valid      {'yes' if summary['valid'] else 'no: ' + str(summary['reason'])}")
+    print(f"fen        {summary['fen']}")
+    print()
+    print(render_board(Board(str(summary["fen"])), color=False))
+    return 0
+
+
+def _cmd_blocks_list(args: argparse.Namespace) -> int:
+    from gameclub.ataxx.blocks import preferred_configs
+
+    if args.n is not None and not 0 <= args.n <= 49:
+        raise CliError(f"a block count is between 0 and 49, not {args.n}")
+    for config in preferred_configs(args.n, valid_only=args.valid):
+        print(config.code if args.n is not None else f"{config.block_count:2d} {config.code}")
+    return 0
+
+
+# -- play ----------------------------------------------------------------------------
+
+_RESET = "\033[0m"
+_STYLES = {
+    "x": "\033[1;31m",  # red: the first player, as in the 1997 rules
+    "o": "\033[1;34m",
+    "#": "\033[90m",
+    "clone": "\033[42m",
+    "jump": "\033[43m",
+    "last": "\033[4m",
+}
+
+
+def render_board(
+    board: object,
+    *,
+    color: bool = True,
+    clones: int = 0,
+    jumps: int = 0,
+    last: int = 0,
+) -> str:
+    """The board as text with file letters and rank numbers; hints shown in colour."""
+    from gameclub.ataxx.board import Board
+
+    assert isinstance(board, Board)
+    lines = []
+    for rank in range(board.height - 1, -1, -1):
+        cells = []
+        for file in range(board.width):
+            sq = rank * 8 + file
+            bit = 1 << sq
+            piece = board.piece_at(sq)
+            char = piece.char if piece is not None else "#" if board.is_block(sq) else "."
+            if not color:
+                if clones & bit:
+                    char = "+"
+                elif jumps & bit:
+                    char = "*"
+                cells.append(char)
+                continue
+            style = _STYLES.get(char, "")
+            if clones & bit:
+                style += _STYLES["clone"]
+            elif jumps & bit:
+                style += _STYLES["jump"]
+            if last & bit:
+                style += _STYLES["last"]
+            cells.append(f"{style}{char}{_RESET}" if style else char)
+        lines.append(f"{rank + 1} " + " ".join(cells))
+    lines.append("  " + " ".join("abcdefgh"[: board.width]))
+    return "\n".join(lines)
+
+
+_PLAY_HELP = """\
+Type a move as UAI text: a clone 'f2' (the destination), a jump 'g1e3' (from, to), or
+'0000' to pass when you have no move. Other commands:
+  SQUARE ?      show the destinations of the piece on SQUARE (green: clone, yellow: jump)
+  moves         list the legal moves
+  undo          take back the last move (and the computer's reply)
+  save FILE     write the game as a PGN record
+  load FILE     load a PGN record and continue from its last position
+  fen           print the position's FEN
+  help          this text
+  quit          leave"""
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from gameclub.ataxx.board import Board, Color
+    from gameclub.ataxx.engine import LEVELS, Engine
+    from gameclub.ataxx.notation import GameRecord
+    from gameclub.ataxx.rules import RuleSet
+    from gameclub.ataxx.squares import parse_square
+
+    rules = RuleSet.from_name(args.rules)
+    if args.blocks:
+        rules = rules.with_blocks(args.blocks)
+    board = Board(args.fen, rules)
+    if args.opponent != "human" and args.opponent not in LEVELS:
+        raise CliError(f"unknown opponent {args.opponent!r}; choose human or {', '.join(LEVELS)}")
+    engine = Engine(args.opponent, seed=args.seed) if args.opponent != "human" else None
+    human = Color.X if args.side == "x" else Color.O
+    out: TextIO = sys.stdout
+    use_color = args.color if args.color is not None else out.isatty()
+    clones = jumps = 0
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    say(f"gameclub {__version__}: Ataxx, rules {rules.name} ({rules.describe()}). "
+        "Type 'help' for commands.")
+    while True:
+        last = 0
+        if board.move_stack and board.move_stack[-1].to_square is not None:
+            last = 1 << board.move_stack[-1].to_square
+        say()
+        say(render_board(board, color=use_color, clones=clones, jumps=jumps, last=last))
+        clones = jumps = 0
+        say(f"x {board.count(Color.X)}  o {board.count(Color.O)}   "
+            f"{board.turn.char} to move")
+        outcome = board.outcome()
+        if outcome is not None:
+            winner = outcome.winner.char + " wins" if outcome.winner is not None else "draw"
+            say(f"Game over: {winner} ({outcome.termination.value}), "
+                f"{outcome.score[0]}-{outcome.score[1]}. Result {outcome.result()}")
+        elif engine is not None and board.turn is not human:
+            move = engine.search(board).move
+            say(f"{args.opponent} plays {move.uci()}")
+            board.push(move)
+            continue
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            say()
+            return 0
+        if not line:
+            continue
+        words = line.split()
+        command = words[0]
+        try:
+            if command in ("quit", "exit"):
+                return 0
+            if command == "help":
+                say(_PLAY_HELP)
+            elif command == "fen":
+                say(board.fen())
+            elif command == "moves":
+                say(" ".join(m.uci() for m in board.legal_moves) or "(none: the game is over)")
+            elif command == "undo":
+                if not board.move_stack:
+                    say("Nothing to undo.")
+                    continue
+                board.pop()
+                if engine is not None and board.move_stack and board.turn is not human:
+                    board.pop()
+            elif command == "save" and len(words) == 2:
+                with open(words[1], "w", encoding="utf-8") as fh:
+                    fh.write(GameRecord.from_board(board).to_pgn())
+                say(f"Saved to {words[1]}.")
+            elif command == "load" and len(words) == 2:
+                with open(words[1], encoding="utf-8") as fh:
+                    record = GameRecord.from_pgn(fh.read())
+                board = record.board()
+                say(f"Loaded {len(record.moves)} moves from {words[1]}.")
+            elif len(words) == 2 and words[1] == "?":
+                sq = parse_square(command)
+                if board.piece_at(sq) is not board.turn:
+                    say(f"There is no {board.turn.char} piece on {command}.")
+                    continue
+                clones, jumps = board.destinations(sq)
+            elif len(words) == 1:
+                board.push_uci(command)
+            else:
+                say(f"Unknown command {line!r}; type 'help'.")
+        except (ValueError, OSError) as exc:
+            say(f"Error: {exc}")
+
+
+# -- serve ---------------------------------------------------------------------------
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from gameclub.server.app import serve
+    except ImportError as exc:  # the server extra is not installed
+        raise CliError(
+            f"the club needs the server extra (pip install 'gameclub[server]'): {exc}"
+        ) from None
+    serve(host=args.host, port=args.port, database_url=args.database_url)
+    return 0
+
+
+# -- the parser ----------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gameclub",
+        description="Play, study and solve Ataxx: rules, engines, matches and the club.",
+    )
+    parser.add_argument("--version", action="version", version=f"gameclub {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("perft", help="count move-tree leaves (checks move generation)")
+    p.add_argument("fen", metavar="FEN", help="a FEN or 'startpos'")
+    p.add_argument("depth", metavar="DEPTH", type=int, help="deepest ply to count")
+    p.add_argument("--rules", default="ataxx", help="rule set (default: ataxx)")
+    p.set_defaults(func=_cmd_perft)
+
+    p = sub.add_parser("blocks", help="Blocs-Config codes of 7x7 block layouts")
+    blocks = p.add_subparsers(dest="blocks_command", metavar="ACTION")
+    blocks.required = True
+    q = blocks.add_parser("show", help="describe one code: canonical form, twin, weight, validity")
+    q.add_argument("code", metavar="CODE", help="a Blocs-Config code such as 3ghx, or 0")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.set_defaults(func=_cmd_blocks_show)
+    q = blocks.add_parser("list", help="the preferred configurations, by block count")
+    q.add_argument("n", metavar="N", nargs="?", type=int, help="only those with N blocks")
+    q.add_argument("--valid", action="store_true", help="only valid configurations")
+    q.set_defaults(func=_cmd_blocks_list)
+
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("--rules", default="ataxx", help="ataxx, pressibus or site-2005")
+    p.add_argument("--blocks", metavar="CODE", help="a Blocs-Config code for the blocks")
+    p.add_argument("--fen", help="start from this position instead")
+    p.add_argument(
+        "--opponent", default="simple",
+        help="human, or a computer level: random, simple, hard, expert, master (default simple)",
+    )
+    p.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
+    p.add_argument("--seed", type=int, help="seed for the computer's random choices")
+    p.add_argument("--color", action=argparse.BooleanOptionalAction, default=None,
+                   help="coloured board (default: when writing to a terminal)")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("serve", help="run the club (http://127.0.0.1:8000)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--database-url", default=None,
+                   help="SQLAlchemy URL (default: SQLite under ./var, or $GAMECLUB_DATABASE_URL)")
+    p.set_defaults(func=_cmd_serve)
+
+    extensions = (("gameclub.uai", "add_uai_parser"), ("gameclub.match", "add_match_parser"))
+    for module, adder in extensions:
+        try:
+            register: Callable[[argparse._SubParsersAction], None] = getattr(
+                __import__(module, fromlist=[adder]), adder
+            )
+        except (ImportError, AttributeError):
+            continue
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (CliError, AtaxxError, ValueError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"gameclub {args.command}: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Property tests: push/pop, FEN and hash invariants over random games on random boards."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gameclub.ataxx import RULESETS, Board, RuleSet, StartLayout
+from gameclub.ataxx.board import Color
+from gameclub.ataxx.squares import board_mask
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Board:
+    """A board of random size, blocks and rule set after a random sequence of moves."""
+    name = draw(st.sampled_from(sorted(RULESETS)))
+    width = draw(st.integers(2, 8))
+    height = draw(st.integers(2, 8))
+    start = draw(st.sampled_from(list(StartLayout)))
+    base = RuleSet.from_name(name).replace(blocs_config_required=False)
+    rules = base.replace(width=width, height=height, start=start)
+    free = board_mask(width, height) & ~rules.start_squares()
+    blocks = draw(st.integers(0, (1 << 64) - 1)) & free & draw(st.integers(0, (1 << 64) - 1))
+    board = Board(rules=rules.replace(blocks=blocks))
+    for choice in draw(st.lists(st.integers(0, 10_000), max_size=60)):
+        moves = board.legal_moves
+        if not moves:
+            break
+        board.push(moves[choice % len(moves)])
+    return board
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_push_pop_round_trip(board: Board) -> None:
+    fens = []
+    replay = board.copy()
+    while replay.move_stack:
+        fens.append(replay.fen())
+        move = replay.pop()
+        replay.push(move)
+        assert replay.fen() == fens[-1]
+        replay.pop()
+    for move in board.move_stack:
+        replay.push(move)
+    assert replay.fen() == board.fen()
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_fen_round_trip_and_hash(board: Board) -> None:
+    again = Board(board.fen(), board.rules)
+    assert again.fen() == board.fen()
+    assert again.zobrist_hash() == board.zobrist_hash()
+    assert sorted(m.uci() for m in again.legal_moves) == sorted(m.uci() for m in board.legal_moves)
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_move_invariants(board: Board) -> None:
+    x, o = board.pieces(Color.X), board.pieces(Color.O)
+    assert not x & o and not (x | o) & board.blocks
+    for move in board.legal_moves:
+        child = board.copy()
+        child.push(move)
+        total = child.count(Color.X) + child.count(Color.O)
+        assert total == board.count(Color.X) + board.count(Color.O) + (1 if move.is_clone else 0)
+        assert child.zobrist_hash() == Board(child.fen()).zobrist_hash()
+        assert child.turn is board.turn.other
