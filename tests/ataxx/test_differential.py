@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
+import ataxx
 import pytest
 
-import ataxx
 from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.blocks import random_valid
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+import ataxx
 import ataxx.pgn
 import pytest
 
-import ataxx
 from gameclub.ataxx import (
     PRESSIBUS,
     SITE_2005,

@@ -67,3 +67,10 @@ def test_move_invariants(board: Board) -> None:
         assert total == board.count(Color.X) + board.count(Color.O) + (1 if move.is_clone else 0)
         assert child.zobrist_hash() == Board(child.fen()).zobrist_hash()
         assert child.turn is board.turn.other
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_kernel_moves_equal_python_reference(board: Board) -> None:
+    kernel = sorted(m.uci() for m in board._piece_moves())
+    assert kernel == sorted(m.uci() for m in board._piece_moves_python())

@@ -25,7 +25,9 @@ SINGLES = np.array(_SINGLES_PY, dtype=np.uint64)
 DOUBLES = np.array(_DOUBLES_PY, dtype=np.uint64)
 CLONE_FROM = 0xFF
 PASS_MOVE = 0xFFFF
-MAX_MOVES = 256
+# An upper bound on the moves of one position: at most 16 jumps per piece and
+# per empty square, so 16 * 32 jumps on an 8x8 board, plus 32 clones.
+MAX_MOVES = 576
 
 _NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
 _NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -107,6 +109,17 @@ def generate_moves(us, empty, out):
             out[n] = np.int64(to) | (np.int64(frm) << 8)
             n += 1
     return n
+
+
+@njit(cache=True)
+def move_codes(us, empty):
+    """The packed non-pass moves of ``us`` (Python-level entry point for Board).
+
+    Takes int64 or uint64 bitboards: the cast keeps the bit pattern.
+    """
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    n = generate_moves(np.uint64(us), np.uint64(empty), out)
+    return out[:n]
 
 
 @njit(inline="always", cache=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from gameclub.ataxx.errors import InvalidMoveError
-from gameclub.ataxx.squares import SINGLES, Square, chebyshev, parse_square, square_name
+from gameclub.ataxx.squares import Square, chebyshev, parse_square, square_name
 
 
 class Move:
@@ -131,11 +131,19 @@ _JUMPS: dict[tuple[Square, Square], Move] = {
 }
 Move.PASS = Move(None, None)
 
-#: ``JUMPS_FROM[sq]``: the jump moves leaving ``sq``, with their destination bit.
-JUMPS_FROM: tuple[tuple[tuple[int, Move], ...], ...] = tuple(
-    tuple((1 << to, m) for (f, to), m in _JUMPS.items() if f == frm) for frm in range(64)
+#: ``JUMP_BY_BIT[frm]``: the jump moves leaving ``frm``, keyed by their destination bit.
+JUMP_BY_BIT: tuple[dict[int, Move], ...] = tuple(
+    {1 << to: m for (f, to), m in _JUMPS.items() if f == frm} for frm in range(64)
 )
 #: ``CLONE_BY_BIT``: clone moves keyed by their destination bit.
 CLONE_BY_BIT: dict[int, Move] = {1 << sq: _CLONES[sq] for sq in range(64)}
 
-__all__ = ["CLONE_BY_BIT", "JUMPS_FROM", "SINGLES", "Move"]
+#: ``MOVE_BY_CODE[code]``: the move packed as the numba kernels do (``to | from << 8``,
+#: ``from = 0xFF`` for a clone).
+MOVE_BY_CODE: list[Move | None] = [None] * 0x10000
+for _move in _CLONES:
+    MOVE_BY_CODE[_move.to_square | 0xFF00] = _move  # type: ignore[operator]
+for (_frm, _to), _move in _JUMPS.items():
+    MOVE_BY_CODE[_to | _frm << 8] = _move
+
+__all__ = ["CLONE_BY_BIT", "JUMP_BY_BIT", "MOVE_BY_CODE", "Move"]
