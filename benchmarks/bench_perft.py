@@ -3,8 +3,9 @@
 Prints leaves per second (the last ply counted in bulk, as libataxx does), the
 median of several runs, and a ratio against a peer measured in the same run:
 python-ataxx's perft at depth 4 by default, or any perft command given with
-``--peer`` (for example a libataxx build: ``--peer "/tmp/libataxx/build/perft {depth}"``,
-whose output must contain the node count).
+``--peer`` (for example a libataxx build: ``--peer "/tmp/libataxx/build/examples/perft {depth}"``).
+The peer's output must contain ``nodes N`` for the depth; when it also reports
+``time T ms`` on that line, that time is used, else the wall time of the command.
 
     python benchmarks/bench_perft.py [--runs 5] [--peer CMD]
 """
@@ -16,6 +17,7 @@ import re
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
 
 from gameclub.ataxx import Board
 from gameclub.ataxx.perft import perft
@@ -23,7 +25,7 @@ from gameclub.ataxx.perft import perft
 EXPECTED = {4: 155_888, 5: 4_752_668, 6: 141_865_520, 7: 5_023_479_496}
 
 
-def measure(fn, runs: int) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+def measure(fn: Callable[[], int], runs: int) -> tuple[float, int]:
     times, nodes = [], 0
     for _ in range(runs):
         started = time.perf_counter()
@@ -51,14 +53,25 @@ def main() -> None:
 
     if args.peer:
         for depth in (6, 7):
-            def run_peer(d: int = depth) -> int:
-                out = subprocess.run(args.peer.format(depth=d), shell=True, check=True,
+            samples = []
+            for _ in range(max(1, args.runs if depth == 6 else args.runs // 2)):
+                started = time.perf_counter()
+                out = subprocess.run(args.peer.format(depth=depth), shell=True, check=True,
                                      capture_output=True, text=True).stdout
-                return max(int(n) for n in re.findall(r"\d{6,}", out))
-            seconds, nodes = measure(run_peer, max(1, args.runs // 2))
+                wall = time.perf_counter() - started
+                found = re.findall(
+                    rf"(?i)depth:? {depth}\b.*?nodes:? (\d+)(?:.*?time:? (\d+) ?ms)?", out
+                )
+                if not found:
+                    raise SystemExit(f"no node count for depth {depth} in the peer's output")
+                nodes_text, ms = found[-1]
+                samples.append((float(ms) / 1000 if ms else wall, int(nodes_text)))
+            seconds = statistics.median(s for s, _ in samples)
+            nodes = samples[0][1]
+            assert nodes == EXPECTED[depth], (depth, nodes)
             peer_nps = nodes / seconds
             print(f"peer      depth {depth}  nodes {nodes:>13,}  median {seconds:8.3f} s  "
-                  f"{peer_nps / 1e9:6.3f} G nodes/s (process start included)")
+                  f"{peer_nps / 1e9:6.3f} G nodes/s")
             print(f"ratio gameclub / peer at depth {depth}: {ours[depth] / peer_nps:.2f}")
     else:
         import ataxx
