@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TextIO
 
 from gameclub import __version__
@@ -318,15 +318,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="SQLAlchemy URL (default: SQLite under ./var, or $GAMECLUB_DATABASE_URL)")
     p.set_defaults(func=_cmd_serve)
 
-    extensions = (("gameclub.uai", "add_uai_parser"), ("gameclub.match", "add_match_parser"))
-    for module, adder in extensions:
-        try:
-            register: Callable[[argparse._SubParsersAction], None] = getattr(
-                __import__(module, fromlist=[adder]), adder
-            )
-        except (ImportError, AttributeError):
-            continue
-        register(sub)
+    from gameclub.match import add_match_parser
+    from gameclub.uai import add_uai_parser
+
+    add_uai_parser(sub)
+    add_match_parser(sub)
     return parser
 
 

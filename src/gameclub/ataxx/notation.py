@@ -6,15 +6,18 @@ A record has tag pairs, the moves as UAI text with move numbers, and the result:
     [Site "gameclub"]
     [Date "2026.11.29"]
     [Round "-"]
-    [White "ann"]
-    [Black "bob"]
+    [White "bob"]
+    [Black "ann"]
     [Result "1-0"]
     [FEN "x5o/7/7/7/7/7/o5x x 0 1"]
     [Rules "ataxx"]
 
     1. g2 a1a3 2. f3 0000 1-0
 
-``White`` plays ``x`` (the first player) as in the other Ataxx tools. The ``Rules``
+As in libataxx, cuteataxx and python-ataxx, ``Black`` is the player of ``x`` (the
+first player) and ``White`` the player of ``o``; ``1-0`` means that ``x`` won.
+The moves are written on one line, as cuteataxx does and as python-ataxx's
+reader needs. The ``Rules``
 tag names the rule set preset, and ``RuleOptions`` lists the options that differ
 from it; the ``FEN`` tag carries the board size, the start layout and the blocks.
 This is the club's save and restore format.
@@ -22,7 +25,7 @@ This is the club's save and restore format.
 >>> from gameclub.ataxx import Board
 >>> board = Board()
 >>> _ = board.push_uci("g2")
->>> record = GameRecord.from_board(board, {"White": "ann"})
+>>> record = GameRecord.from_board(board, {"Black": "ann"})
 >>> GameRecord.from_pgn(record.to_pgn()).moves
 [Move.from_uci('g2')]
 """
@@ -187,15 +190,7 @@ class GameRecord:
                 number += 1
             turn ^= 1
         tokens.append(self.result)
-        body, line = [], ""
-        for token in tokens:
-            if line and len(line) + 1 + len(token) > 79:
-                body.append(line)
-                line = token
-            else:
-                line = f"{line} {token}" if line else token
-        body.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+        return "\n".join(lines) + "\n\n" + " ".join(tokens) + "\n"
 
     # -- reading ------------------------------------------------------------------
 
