@@ -1,0 +1,176 @@
+// app.js — the entry point: identity, header, socket, routes, page-wide notices.
+//
+// Loads the identity (GET /api/me, a guest until sign-up or login), opens the
+// page's WebSocket, draws the header and routes paths to views. Messages that
+// matter on every page are handled here: `start` (a game of yours began: go
+// there), `invited` (a friend invites you: accept or decline), `declined`,
+// and the connection banner while the socket is reconnecting.
+
+import { ApiError, loadMe, logout, post, session } from "./api.js";
+import { h, mount } from "./dom.js";
+import { setLocale, t } from "./i18n.js";
+import { navigate, notFound, route, start } from "./router.js";
+import { socket } from "./socket.js";
+import { errorText, toast } from "./ui.js";
+import { loginView, signupView } from "./views/account.js";
+import { gameView } from "./views/game.js";
+import { homeView } from "./views/home.js";
+import { invitationView, inviteView } from "./views/invite.js";
+import { leaderboardView } from "./views/leaderboard.js";
+import { profileView } from "./views/profile.js";
+import { replayView } from "./views/replay.js";
+import { notFoundView, rulesView } from "./views/rules.js";
+import { settingsSummary } from "./views/settings.js";
+import { watchView } from "./views/watch.js";
+
+route("/", homeView);
+route("/game/:id", gameView);
+route("/invite", inviteView);
+route("/invite/:id", invitationView);
+route("/watch", watchView);
+route("/leaderboard", leaderboardView);
+route("/player/:name", profileView);
+route("/replay/:id", replayView);
+route("/login", loginView);
+route("/signup", signupView);
+route("/rules", rulesView);
+notFound(notFoundView);
+
+function drawHeader() {
+  const header = document.getElementById("site-header");
+  const who = h("div", { class: "identity", id: "identity" });
+  const navLinks = [
+    ["/", t("nav.play")], ["/invite", t("nav.invite")], ["/watch", t("nav.watch")],
+    ["/leaderboard", t("nav.leaderboard")], ["/rules", t("nav.rules")],
+  ];
+  const nav = h("nav", { class: "site-nav", "aria-label": t("nav.label") },
+    h("ul", {}, navLinks.map(([href, text]) => h("li", {}, h("a", { href, dataset: { nav: href } }, text)))));
+  mount(header,
+    h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
+    nav, who);
+  const drawWho = () => {
+    const user = session.user;
+    if (!user) return mount(who);
+    const name = h("a", { href: `/player/${encodeURIComponent(user.name)}`, id: "my-name", class: "my-name" }, user.name);
+    const rating = user.guest ? null : h("span", { class: "rating" }, ` (${user.rating_text})`);
+    if (user.guest) {
+      mount(who, h("span", { class: "guest-label" }, t("account.guest")), " ", name, " ",
+        h("a", { href: "/login", class: "button small", id: "login-link" }, t("account.login")), " ",
+        h("a", { href: "/signup", class: "button small primary", id: "signup-link" }, t("account.signup")));
+    } else {
+      const out = h("button", { type: "button", class: "small", id: "logout" }, t("account.logout"));
+      out.addEventListener("click", async () => {
+        try {
+          await logout();
+          socket.restart();
+          navigate("/");
+        } catch (err) {
+          toast(errorText(err), { kind: "error" });
+        }
+      });
+      mount(who, name, rating, " ", out);
+    }
+  };
+  drawWho();
+  session.onChange(drawWho);
+  const markCurrent = () => {
+    for (const a of nav.querySelectorAll("a")) {
+      const href = a.dataset.nav;
+      const here = href === "/" ? location.pathname === "/" : location.pathname.startsWith(href);
+      if (here) a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+  };
+  window.addEventListener("routechange", markCurrent);
+}
+
+function connectionBanner() {
+  const banner = document.getElementById("conn-banner");
+  let everOpen = false;
+  let lost = false;
+  socket.on("status", (state) => {
+    if (state === "open") {
+      if (lost) toast(t("conn.back"), { timeout: 2500 });
+      everOpen = true;
+      lost = false;
+      banner.hidden = true;
+      document.body.classList.remove("offline");
+    } else if (everOpen) {
+      lost = true;
+      banner.textContent = t("conn.lost");
+      banner.hidden = false;
+      document.body.classList.add("offline");
+    }
+  });
+}
+
+function globalMessages() {
+  socket.on("start", (msg) => {
+    if (location.pathname !== `/game/${msg.game}`) {
+      toast(t("notice.gameStarted"), { timeout: 3000 });
+      navigate(`/game/${msg.game}`);
+    }
+  });
+  socket.on("invited", ({ invitation }) => {
+    const yes = h("button", { type: "button", class: "primary small" }, t("invite.accept"));
+    const no = h("button", { type: "button", class: "small" }, t("invite.decline"));
+    const close = toast(h("div", { class: "invited", dataset: { invitation: invitation.id } },
+      h("p", {}, t("notice.invited", { name: invitation.from ? invitation.from.name : "?" })),
+      h("p", { class: "hint" }, settingsSummary(invitation)),
+      h("div", { class: "buttons" }, yes, no)), { timeout: 0 });
+    yes.addEventListener("click", async () => {
+      try {
+        const { game } = await post(`/api/invitations/${encodeURIComponent(invitation.id)}/accept`);
+        close();
+        navigate(`/game/${game}`);
+      } catch (err) {
+        close();
+        toast(errorText(err), { kind: "error" });
+      }
+    });
+    no.addEventListener("click", async () => {
+      close();
+      try {
+        await post(`/api/invitations/${encodeURIComponent(invitation.id)}/decline`);
+      } catch (err) {
+        toast(errorText(err), { kind: "error" });
+      }
+    });
+  });
+  socket.on("declined", () => toast(t("notice.declined")));
+}
+
+/** GET /api/me, retried with a back-off while the server is unreachable. */
+async function loadIdentity() {
+  let delay = 500;
+  for (;;) {
+    try {
+      return await loadMe();
+    } catch (err) {
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) throw err;
+      const banner = document.getElementById("conn-banner");
+      banner.textContent = t("conn.starting");
+      banner.hidden = false;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(10000, delay * 2);
+    }
+  }
+}
+
+async function main() {
+  setLocale(navigator.language);
+  document.documentElement.lang = t("app.lang");
+  document.getElementById("skip-link").textContent = t("app.skip");
+  drawHeader();
+  connectionBanner();
+  globalMessages();
+  await loadIdentity();
+  document.getElementById("conn-banner").hidden = true;
+  socket.connect();
+  start(document.getElementById("main"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  mount(document.getElementById("main"), h("p", { class: "form-error" }, errorText(err)));
+});

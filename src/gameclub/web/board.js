@@ -1,0 +1,288 @@
+// board.js — the Ataxx board drawn in SVG: pieces, hints, input, accessibility.
+//
+// The board knows no rules. It draws what the server sends (`cells`, `dests`,
+// `last`) and turns a player's pointing into move text:
+//   * pointing at a piece (mouse) or selecting it (click, tap, Enter/Space)
+//     shows its destinations — clones and jumps in different colours;
+//   * a click on a destination of the selected piece plays it; a click on an
+//     empty square that some piece can clone to plays that clone at once;
+//   * arrow keys move a cursor (roving tabindex), Enter/Space select or play,
+//     Escape cancels the selection.
+// Every square is a focusable grid cell with `data-square="c3"`, state classes
+// (has-x, has-o, block, movable, selected, dest-clone, dest-jump, last-from,
+// last-to, cursor) and an aria-label such as "c3, red piece, jump destination".
+// Flips and arrivals are animated with CSS transitions (see style.css).
+
+import { s } from "./dom.js";
+import { t } from "./i18n.js";
+
+const CELL = 100;
+const MARGIN = 28; // room for the coordinates, left and bottom
+const FILES = "abcdefghijklmnopqrstuvwxyz";
+
+export function squareName(file, rank) {
+  return `${FILES[file]}${rank + 1}`;
+}
+
+/** Source and destination of move text ("b2", "a1a3"; a pass has neither). */
+export function moveSquares(move) {
+  if (!move || move === "0000") return { from: null, to: null };
+  if (move.length >= 4) return { from: move.slice(0, 2), to: move.slice(2, 4) };
+  return { from: null, to: move.slice(0, 2) };
+}
+
+export class Board {
+  /**
+   * @param {object} opts
+   * @param {number} opts.width
+   * @param {number} opts.height
+   * @param {(move: string) => void} [opts.onMove]  called with move text when the player plays
+   * @param {string} [opts.label]  accessible name of the board
+   */
+  constructor({ width = 7, height = 7, onMove = null, label = t("board.label") } = {}) {
+    this.width = width;
+    this.height = height;
+    this.onMove = onMove;
+    this.cells = [];
+    this.dests = {};
+    this.canPlay = false;
+    this.selected = null;
+    this.hovered = null;
+    this.last = null;
+    this.cursor = squareName(0, height - 1);
+    this.squares = new Map(); // name -> {g, piece, marker, content}
+
+    const w = width * CELL;
+    const hgt = height * CELL;
+    this.el = s("svg", {
+      class: "board",
+      viewBox: `${-MARGIN} 0 ${w + MARGIN} ${hgt + MARGIN}`,
+      role: "grid",
+      "aria-label": label,
+      "aria-roledescription": t("board.roledescription"),
+    });
+    this.el.append(s("rect", { class: "board-bg", x: 0, y: 0, width: w, height: hgt, rx: 6 }));
+    for (let row = 0; row < height; row++) {
+      const rank = height - 1 - row;
+      const rowEl = s("g", { role: "row" });
+      for (let file = 0; file < width; file++) {
+        const name = squareName(file, rank);
+        const x = file * CELL;
+        const y = row * CELL;
+        const cx = x + CELL / 2;
+        const cy = y + CELL / 2;
+        const piece = s("circle", { class: "piece none", cx, cy, r: 36 });
+        const marker = s("circle", { class: "marker", cx, cy, r: 14 });
+        const g = s("g", {
+          class: "sq",
+          role: "gridcell",
+          tabindex: name === this.cursor ? 0 : -1,
+          dataset: { square: name },
+        },
+        s("rect", { class: "cell", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }),
+        marker, piece);
+        this.squares.set(name, { g, piece, marker, content: "." });
+        rowEl.append(g);
+      }
+      this.el.append(rowEl);
+    }
+    // Coordinates (decoration: every square's label already names it).
+    const coords = s("g", { class: "coords", "aria-hidden": "true" });
+    for (let file = 0; file < width; file++) {
+      coords.append(s("text", { x: file * CELL + CELL / 2, y: hgt + MARGIN - 6, "text-anchor": "middle" },
+        FILES[file]));
+    }
+    for (let row = 0; row < height; row++) {
+      coords.append(s("text", { x: -MARGIN / 2, y: row * CELL + CELL / 2 + 8, "text-anchor": "middle" },
+        String(height - row)));
+    }
+    this.el.append(coords);
+
+    this.el.addEventListener("click", (e) => this.onClick(e));
+    this.el.addEventListener("keydown", (e) => this.onKey(e));
+    this.el.addEventListener("pointerover", (e) => this.onPointer(e));
+    this.el.addEventListener("pointerleave", () => this.setHover(null));
+    this.el.addEventListener("focusin", (e) => {
+      const sq = this.squareOf(e.target);
+      if (sq) this.moveCursor(sq, false);
+    });
+  }
+
+  /**
+   * Draw a position.
+   * @param {object} pos
+   * @param {string[]} pos.cells  rows, top first: x, o, ".", "#"
+   * @param {object} [pos.dests]  {from: {clone: [...], jump: [...]}} of the side to move
+   * @param {boolean} [pos.canPlay]  the viewer may move now
+   * @param {object} [pos.last]  {move, flipped}
+   * @param {boolean} [pos.animate]  animate the flips of ``last``
+   */
+  update({ cells, dests = {}, canPlay = false, last = null, animate = false }) {
+    const changed = JSON.stringify(cells) !== JSON.stringify(this.cells);
+    this.cells = cells;
+    this.dests = dests || {};
+    this.canPlay = canPlay;
+    this.last = last;
+    if (changed || !canPlay) this.selected = null;
+    if (this.selected && !this.dests[this.selected]) this.selected = null;
+    const flipped = new Set(animate && last ? last.flipped || [] : []);
+    const { from, to } = moveSquares(last && last.move);
+    for (let row = 0; row < this.height; row++) {
+      const line = cells[row] || "";
+      for (let file = 0; file < this.width; file++) {
+        const name = squareName(file, this.height - 1 - row);
+        const sq = this.squares.get(name);
+        const content = line[file] || ".";
+        sq.content = content;
+        const kind = content === "x" ? "x" : content === "o" ? "o" : "none";
+        sq.piece.setAttribute("class", `piece ${kind}`);
+        if (flipped.has(name)) this.restartAnimation(sq.piece, "flip");
+        if (animate && name === to) this.restartAnimation(sq.piece, "arrive");
+        sq.g.classList.toggle("has-x", content === "x");
+        sq.g.classList.toggle("has-o", content === "o");
+        sq.g.classList.toggle("block", content === "#");
+        sq.g.classList.toggle("last-from", name === from);
+        sq.g.classList.toggle("last-to", name === to);
+        sq.g.classList.toggle("movable", canPlay && Boolean(this.dests[name]));
+      }
+    }
+    this.el.classList.toggle("can-play", canPlay);
+    this.refreshHints();
+  }
+
+  restartAnimation(el, cls) {
+    el.classList.remove("flip", "arrive");
+    void el.getBoundingClientRect(); // reflow, so that the animation starts again
+    el.classList.add(cls);
+  }
+
+  /** The piece whose destinations are shown: the selected one, else the one pointed at. */
+  shownSource() {
+    if (this.selected) return this.selected;
+    if (this.hovered && this.dests[this.hovered]) return this.hovered;
+    return null;
+  }
+
+  refreshHints() {
+    const source = this.shownSource();
+    const d = source ? this.dests[source] : null;
+    const clones = new Set(d ? d.clone : []);
+    const jumps = new Set(d ? d.jump : []);
+    for (const [name, sq] of this.squares) {
+      const g = sq.g;
+      g.classList.toggle("selected", name === this.selected);
+      g.classList.toggle("source", name === source);
+      g.classList.toggle("dest-clone", clones.has(name));
+      g.classList.toggle("dest-jump", jumps.has(name));
+      g.classList.toggle("cursor", name === this.cursor);
+      g.setAttribute("aria-label", this.describe(name, sq.content, clones.has(name), jumps.has(name)));
+      g.setAttribute("aria-selected", name === this.selected ? "true" : "false");
+    }
+  }
+
+  describe(name, content, clone, jump) {
+    const parts = [name];
+    if (content === "x") parts.push(t("board.redPiece"));
+    else if (content === "o") parts.push(t("board.bluePiece"));
+    else if (content === "#") parts.push(t("board.block"));
+    else parts.push(t("board.empty"));
+    if (name === this.selected) parts.push(t("board.selected"));
+    else if (this.canPlay && this.dests[name]) parts.push(t("board.canMove"));
+    if (clone) parts.push(t("board.cloneDest"));
+    if (jump) parts.push(t("board.jumpDest"));
+    const { from, to } = moveSquares(this.last && this.last.move);
+    if (name === from) parts.push(t("board.lastFrom"));
+    if (name === to) parts.push(t("board.lastTo"));
+    return parts.join(", ");
+  }
+
+  squareOf(target) {
+    const g = target && target.closest ? target.closest(".sq") : null;
+    return g ? g.dataset.square : null;
+  }
+
+  onPointer(e) {
+    if (e.pointerType && e.pointerType !== "mouse") return; // touch: tap selects instead
+    this.setHover(this.squareOf(e.target));
+  }
+
+  setHover(name) {
+    if (name === this.hovered) return;
+    this.hovered = name;
+    if (!this.selected) this.refreshHints();
+  }
+
+  onClick(e) {
+    const name = this.squareOf(e.target);
+    if (!name) return;
+    this.moveCursor(name, false);
+    this.activate(name);
+  }
+
+  /** A click, tap, Enter or Space on a square. */
+  activate(name) {
+    if (!this.canPlay) return;
+    const sel = this.selected;
+    if (sel) {
+      const d = this.dests[sel];
+      if (d.clone.includes(name)) return this.play(name);
+      if (d.jump.includes(name)) return this.play(sel + name);
+      if (name === sel) return this.select(null);
+    }
+    if (this.dests[name]) return this.select(name);
+    // An empty square some piece can clone to: the clone is the same whichever piece makes it.
+    if (Object.values(this.dests).some((d) => d.clone.includes(name))) return this.play(name);
+    this.select(null);
+  }
+
+  select(name) {
+    this.selected = name;
+    this.refreshHints();
+  }
+
+  play(move) {
+    this.selected = null;
+    this.hovered = null;
+    this.refreshHints();
+    if (this.onMove) this.onMove(move);
+  }
+
+  /** Clear the selection (Escape). */
+  cancel() {
+    this.select(null);
+  }
+
+  moveCursor(name, focus = true) {
+    const old = this.squares.get(this.cursor);
+    if (old) old.g.setAttribute("tabindex", "-1");
+    this.cursor = name;
+    const sq = this.squares.get(name);
+    sq.g.setAttribute("tabindex", "0");
+    for (const [n, q] of this.squares) q.g.classList.toggle("cursor", n === name);
+    if (focus) sq.g.focus();
+  }
+
+  onKey(e) {
+    const file = FILES.indexOf(this.cursor[0]);
+    const rank = Number(this.cursor.slice(1)) - 1;
+    const steps = {
+      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
+    };
+    if (e.key in steps) {
+      const [df, dr] = steps[e.key];
+      const nf = Math.min(this.width - 1, Math.max(0, file + df));
+      const nr = Math.min(this.height - 1, Math.max(0, rank + dr));
+      this.moveCursor(squareName(nf, nr));
+      e.preventDefault();
+    } else if (e.key === "Home" || e.key === "End") {
+      this.moveCursor(squareName(e.key === "Home" ? 0 : this.width - 1, rank));
+      e.preventDefault();
+    } else if (e.key === "Enter" || e.key === " ") {
+      this.activate(this.cursor);
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      this.cancel();
+      e.preventDefault();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// movelist.js — the list of a game's moves, numbered in pairs, passes marked.
+//
+// Used by the live game (read-only, newest highlighted) and by the replay
+// viewer (every move is a button that jumps to the position after it).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/**
+ * @param {string[]} moves  move texts ("b2", "a1a3", "0000")
+ * @param {object} opts
+ * @param {"x"|"o"} [opts.startMover]  who made the first move (x unless the position said otherwise)
+ * @param {number} [opts.current]  number of moves shown on the board (highlights move current-1)
+ * @param {(n: number) => void} [opts.onSelect]  makes each move a button going to the position after it
+ */
+export function renderMoveList(moves, { startMover = "x", current = moves.length, onSelect = null } = {}) {
+  if (!moves.length) return h("p", { class: "empty", id: "move-list" }, t("moves.none"));
+  const other = { x: "o", o: "x" };
+  const items = moves.map((move, i) => {
+    const mover = i % 2 === 0 ? startMover : other[startMover];
+    const text = move === "0000" ? t("moves.pass") : move;
+    const label = t("moves.label", { n: i + 1, color: t(`color.${mover}`), move: text });
+    const attrs = { class: ["ply", mover, move === "0000" ? "pass" : "", i === current - 1 ? "current" : ""],
+      dataset: { ply: String(i) } };
+    const content = onSelect
+      ? h("button", { type: "button", "aria-label": label, "aria-current": i === current - 1 ? "step" : null },
+        text)
+      : h("span", { "aria-label": label }, text);
+    if (onSelect) content.addEventListener("click", () => onSelect(i + 1));
+    return h("li", attrs, h("span", { class: "ply-no", "aria-hidden": "true" }, `${i + 1}.`), content);
+  });
+  const list = h("ol", { class: "move-list", id: "move-list", aria: { label: t("game.moves") } }, items);
+  requestAnimationFrame(() => {
+    const cur = list.querySelector(".current");
+    // Scroll the list itself (never the page) so that the current move shows.
+    if (cur && list.scrollHeight > list.clientHeight) {
+      list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+    }
+  });
+  return list;
+}

@@ -1,0 +1,36 @@
+// ui.js — page-wide feedback: the screen-reader live region and toasts.
+//
+// `announce(text)` speaks through the one aria-live="polite" region of the
+// page (moves, passes, results, offers). `toast(content)` shows a short
+// notice (an invitation, a declined offer) that also has its own buttons.
+
+import { h } from "./dom.js";
+
+/** Say ``text`` to screen readers (and show it in the visually hidden live region). */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  // A fresh node per message makes repeated identical texts be read again.
+  region.replaceChildren(h("p", {}, text));
+}
+
+/**
+ * Show a notice; returns a function that removes it.
+ * @param {Node|string} content
+ * @param {{timeout?: number, kind?: string}} opts  timeout 0 keeps it until closed
+ */
+export function toast(content, { timeout = 6000, kind = "info" } = {}) {
+  const box = document.getElementById("toasts");
+  const close = h("button", { class: "toast-close", type: "button", "aria-label": "×" }, "×");
+  const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, content, close);
+  const remove = () => el.remove();
+  close.addEventListener("click", remove);
+  box.append(el);
+  if (timeout) setTimeout(remove, timeout);
+  return remove;
+}
+
+/** A message for an API or socket error: the server's message for people. */
+export function errorText(err) {
+  return (err && err.message) || String(err);
+}

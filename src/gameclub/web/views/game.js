@@ -1,0 +1,458 @@
+// views/game.js — a live game, for its players and its spectators: /game/{id}.
+//
+// Everything drawn comes from the server's `state` and `presence` messages
+// (docs/protocol.md): board, legal destinations, counts, clocks, offers,
+// result. The page only asks: moves (with their ply, acknowledged by the
+// server), resign, draw offers, abort, claim and rematch. Clocks count down
+// locally between two states, from the times the server sent. When the
+// socket drops, socket.js reconnects and re-subscribes; the next `state`
+// replaces everything here, so the page recovers by itself.
+
+import { loadMe } from "../api.js";
+import { Board, moveSquares } from "../board.js";
+import { formatClock, h, mount } from "../dom.js";
+import { t } from "../i18n.js";
+import { renderMoveList } from "../movelist.js";
+import { navigate } from "../router.js";
+import { socket } from "../socket.js";
+import { announce, errorText, toast } from "../ui.js";
+
+const OTHER = { x: "o", o: "x" };
+const LOW_TIME_MS = 20000;
+
+export function colorName(c) {
+  return c === "x" ? t("color.x") : c === "o" ? t("color.o") : "";
+}
+
+export function playerName(p) {
+  if (!p) return "?";
+  return p.ai ? t("game.computerName", { level: t(`level.${p.ai}`) }) : p.name;
+}
+
+export function resultText(result) {
+  if (!result) return "";
+  const reason = t(`reason.${result.reason}`);
+  const score = result.score ? t("game.score", { x: result.score[0], o: result.score[1] }) : "";
+  if (result.reason === "aborted") return t("result.aborted");
+  const head = result.winner ? t("result.wins", { color: colorName(result.winner) }) : t("result.draw");
+  return [head, reason, score].filter(Boolean).join(" — ");
+}
+
+/** Who made move number ``ply`` given the side to move after ``n`` moves. */
+function moverOf(ply, n, turn) {
+  return (n - ply) % 2 === 1 ? OTHER[turn] : turn;
+}
+
+export function gameView(main, { id }) {
+  let state = null;
+  let board = null;
+  let pending = false;
+  let clockAnchor = 0;
+  let presence = null;
+  let resignArmed = null;
+  let closed = false;
+
+  const title = h("h1", { tabindex: -1, class: "game-title" }, t("game.loading"));
+  const status = h("p", { id: "game-status", class: "game-status" });
+  const watchers = h("p", { id: "spectators", class: "spectators" });
+  const banner = h("div", { id: "result-banner", class: "result-banner", hidden: true });
+  const notice = h("div", { id: "game-notice", class: "game-notice" });
+  const cards = { x: playerCard("x"), o: playerCard("o") };
+  const boardBox = h("div", { class: "board-box", id: "board-box" });
+  const moveList = h("div", { class: "moves-box" });
+  const actions = h("div", { id: "game-actions", class: "buttons game-actions" });
+  const moveInput = h("input", {
+    id: "move-input", name: "move", type: "text", autocomplete: "off", autocapitalize: "off",
+    spellcheck: "false", maxlength: 8, placeholder: "a1a3", inputmode: "latin",
+  });
+  const moveForm = h("form", { id: "move-form", class: "move-form" },
+    h("label", { for: moveInput.id }, t("game.typeMove")), moveInput,
+    h("button", { type: "submit" }, t("game.play")));
+  const counts = h("p", { class: "counts-line", id: "piece-counts" });
+
+  mount(main,
+    h("section", { class: "game", id: "game", dataset: { game: id } },
+      h("div", { class: "game-head" }, title, status, watchers),
+      banner,
+      h("div", { class: "game-layout" },
+        h("div", { class: "board-column" }, cards.o.el, boardBox, cards.x.el, counts),
+        h("aside", { class: "side-column" },
+          notice, actions, moveForm,
+          h("h2", {}, t("game.moves")), moveList))));
+
+  moveForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = moveInput.value.trim().toLowerCase();
+    if (!text) return;
+    play(text).then((ok) => {
+      if (ok) moveInput.value = "";
+    });
+  });
+
+  function playerCard(color) {
+    const name = h("span", { class: "name" });
+    const rating = h("span", { class: "rating" });
+    const dot = h("span", { class: "presence", role: "img" });
+    const count = h("span", { class: "count", dataset: { color } });
+    const clock = h("span", { class: "clock", dataset: { color }, role: "timer", aria: { live: "off" } });
+    const el = h("div", { class: `player-card ${color}`, dataset: { color } },
+      h("span", { class: `swatch ${color}`, "aria-hidden": "true" }),
+      h("span", { class: "who" }, dot, name, rating), count, clock);
+    return { el, name, rating, dot, count, clock };
+  }
+
+  async function play(move) {
+    if (!state || pending) return false;
+    if (!state.you || state.status !== "started") {
+      toast(t("game.notYourGame"), { kind: "error" });
+      return false;
+    }
+    pending = true;
+    drawBoard(false);
+    drawStatus();
+    try {
+      await socket.move(id, move, state.moves.length);
+      return true;
+    } catch (err) {
+      const text = errorText(err);
+      toast(text, { kind: "error" });
+      announce(text);
+      if (err.code === "stale" || err.code === "not-your-turn") socket.sub(id);
+      return false;
+    } finally {
+      pending = false;
+      if (!closed) {
+        drawBoard(false);
+        drawStatus();
+      }
+    }
+  }
+
+  async function act(kind) {
+    try {
+      await socket.request({ t: kind, game: id });
+      return true;
+    } catch (err) {
+      if (!closed && err.code !== "unsubscribed") toast(errorText(err), { kind: "error" });
+      return false;
+    }
+  }
+
+  function canPlay() {
+    return Boolean(state && !pending && state.status === "started" && state.you &&
+      state.you === state.turn && Object.keys(state.dests || {}).length > 0);
+  }
+
+  function drawBoard(animate) {
+    if (!state) return;
+    if (!board || board.width !== state.width || board.height !== state.height) {
+      board = new Board({ width: state.width, height: state.height, onMove: play });
+      mount(boardBox, board.el);
+    }
+    board.update({ cells: state.cells, dests: state.dests, canPlay: canPlay(), last: state.last, animate });
+    boardBox.classList.toggle("my-turn", canPlay());
+    moveInput.disabled = !canPlay();
+    moveForm.hidden = !state.you || state.status !== "started";
+  }
+
+  function drawCards() {
+    const online = (presence && presence.online) || {};
+    for (const c of ["x", "o"]) {
+      const p = state.players[c] || {};
+      const card = cards[c];
+      mount(card.name, p.ai || !p.name
+        ? playerName(p)
+        : h("a", { href: `/player/${encodeURIComponent(p.name)}` }, p.name));
+      card.rating.textContent = p.rating_text ? ` (${p.rating_text})` : "";
+      const isOnline = c in online ? online[c] : p.online !== false;
+      card.dot.className = `presence ${isOnline ? "online" : "offline"}`;
+      card.dot.setAttribute("aria-label", isOnline ? t("game.online") : t("game.offline"));
+      card.dot.title = card.dot.getAttribute("aria-label");
+      card.count.textContent = t("game.pieces", { n: state.counts[c] });
+      card.el.classList.toggle("to-move", state.status === "started" && state.turn === c);
+      card.el.classList.toggle("you", state.you === c);
+    }
+    counts.textContent = t("game.countsLine", { x: state.counts.x, o: state.counts.o });
+  }
+
+  function drawClocks() {
+    if (!state) return;
+    const clocks = state.clocks;
+    for (const c of ["x", "o"]) {
+      const el = cards[c].clock;
+      if (!clocks) {
+        el.hidden = true;
+        continue;
+      }
+      el.hidden = false;
+      let left = clocks[c];
+      const running = state.status === "started" && clocks.running === c;
+      if (running) left -= performance.now() - clockAnchor;
+      el.textContent = formatClock(left);
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", left < LOW_TIME_MS);
+      el.setAttribute("aria-label", t("game.clockLabel", { color: colorName(c), time: formatClock(left) }));
+    }
+  }
+
+  function claimAt() {
+    if (presence && "claim_at" in presence) return presence.claim_at;
+    return state ? state.claim_at : null;
+  }
+
+  function drawNotice() {
+    const parts = [];
+    if (!state) return;
+    const you = state.you;
+    const last = state.last;
+    if (last && last.auto && last.move === "0000") {
+      parts.push(h("p", { class: "pass-notice" }, t("game.forcedPass", { color: colorName(last.by) })));
+    }
+    if (state.status === "started" && state.draw_offer) {
+      parts.push(h("p", { class: "offer" }, state.draw_offer === you
+        ? t("game.drawOffered")
+        : t("game.drawOfferFrom", { color: colorName(state.draw_offer) })));
+    }
+    const ca = claimAt();
+    if (you && state.status === "started" && ca) {
+      const wait = Math.max(0, Math.ceil((ca - socket.serverNow()) / 1000));
+      parts.push(h("p", { class: "offer", id: "claim-notice" }, wait > 0
+        ? t("game.opponentGoneWait", { s: wait })
+        : t("game.opponentGone")));
+    }
+    if (state.status !== "started" && state.rematch_offer && !state.rematch) {
+      parts.push(h("p", { class: "offer" }, state.rematch_offer === you
+        ? t("game.rematchOffered")
+        : t("game.rematchOfferFrom", { color: colorName(state.rematch_offer) })));
+    }
+    if (!you) parts.push(h("p", { class: "hint" }, t("game.watching"), " ", h("a", { href: "/watch" }, t("nav.watch"))));
+    mount(notice, parts);
+  }
+
+  function button(label, cls, onClick, attrs = {}) {
+    const b = h("button", { type: "button", class: cls, ...attrs }, label);
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      await onClick(b);
+      if (b.isConnected) b.disabled = false;
+    });
+    return b;
+  }
+
+  function drawActions() {
+    const out = [];
+    const you = state.you;
+    const opp = you ? OTHER[you] : null;
+    const live = state.status === "started";
+    const vsComputer = opp && state.players[opp] && state.players[opp].ai;
+    if (you && live) {
+      if (state.abortable) out.push(button(t("game.abort"), "abort", () => act("abort"), { id: "abort" }));
+      const resign = button(resignArmed ? t("game.resignConfirm") : t("game.resign"),
+        resignArmed ? "danger confirm" : "danger", async () => {
+          if (resignArmed) {
+            clearTimeout(resignArmed);
+            resignArmed = null;
+            await act("resign");
+          } else {
+            resignArmed = setTimeout(() => {
+              resignArmed = null;
+              if (state) drawActions();
+            }, 4000);
+            drawActions();
+          }
+        }, { id: "resign" });
+      out.push(resign);
+      if (!vsComputer) {
+        if (state.draw_offer === opp) {
+          out.push(button(t("game.acceptDraw"), "primary", () => act("draw"), { id: "draw-accept" }));
+          out.push(button(t("game.declineDraw"), "", () => act("draw-decline"), { id: "draw-decline" }));
+        } else if (state.draw_offer !== you) {
+          out.push(button(t("game.offerDraw"), "", () => act("draw"), { id: "draw-offer" }));
+        }
+      }
+      const ca = claimAt();
+      if (ca) {
+        const ready = socket.serverNow() >= ca;
+        const claim = button(t("game.claim"), "primary", () => act("claim"), { id: "claim" });
+        claim.disabled = !ready;
+        out.push(claim);
+      }
+    }
+    if (you && !live) {
+      if (state.rematch) {
+        out.push(h("a", { class: "button primary", href: `/game/${state.rematch}`, id: "rematch-open" }, t("game.openRematch")));
+      } else if (state.rematch_offer === opp) {
+        out.push(button(t("game.acceptRematch"), "primary", () => act("rematch"), { id: "rematch-accept" }));
+        out.push(button(t("game.declineRematch"), "", () => act("rematch-decline"), { id: "rematch-decline" }));
+      } else if (state.rematch_offer !== you) {
+        out.push(button(t("game.rematch"), "primary", () => act("rematch"), { id: "rematch" }));
+      }
+    }
+    if (!live) out.push(h("a", { class: "button", href: "/" }, t("game.backHome")));
+    mount(actions, out);
+  }
+
+  function drawBanner() {
+    if (!state.result) {
+      banner.hidden = true;
+      return;
+    }
+    banner.hidden = false;
+    const you = state.you;
+    let mood = "neutral";
+    if (you && state.result.winner) mood = state.result.winner === you ? "won" : "lost";
+    banner.className = `result-banner ${mood}`;
+    banner.dataset.reason = state.result.reason;
+    banner.dataset.winner = state.result.winner || "none";
+    const head = you && state.result.reason !== "aborted"
+      ? (state.result.winner === you ? t("result.youWin") : state.result.winner ? t("result.youLose") : t("result.draw"))
+      : t("result.over");
+    const diff = state.result.rating_diff && you ? state.result.rating_diff[you] : null;
+    mount(banner,
+      h("strong", { class: "result-head" }, head),
+      h("span", { class: "result-text" }, resultText(state.result)),
+      diff !== null && diff !== undefined
+        ? h("span", { class: "rating-diff" }, t("result.ratingDiff", { diff: diff > 0 ? `+${diff}` : String(diff) }))
+        : null,
+      h("a", { href: `/replay/${id}`, class: "button" }, t("result.replay")));
+  }
+
+  function drawStatus() {
+    const you = state.you;
+    let text;
+    if (state.status !== "started") text = resultText(state.result) || t("result.over");
+    else if (pending) text = t("game.sending");
+    else if (you && state.turn === you) text = t("game.yourTurn");
+    else if (you) text = t("game.waitingFor", { name: playerName(state.players[state.turn]) });
+    else text = t("game.toMove", { color: colorName(state.turn) });
+    status.textContent = text;
+    const n = state.spectators || 0;
+    watchers.textContent = t("game.spectators", { n });
+    watchers.dataset.count = String(n);
+  }
+
+  function drawTitle() {
+    const x = playerName(state.players.x);
+    const o = playerName(state.players.o);
+    title.textContent = t("game.title", { x, o });
+    document.title = `${x} – ${o} · ${t("app.name")}`;
+  }
+
+  function drawAll(animate) {
+    drawTitle();
+    drawBoard(animate);
+    drawCards();
+    drawClocks();
+    drawNotice();
+    drawActions();
+    drawBanner();
+    drawStatus();
+    mount(moveList, renderMoveList(state.moves, { startMover: moverOf(0, state.moves.length, state.turn) }));
+  }
+
+  function announceChanges(old, next) {
+    const n = next.moves.length;
+    const from = old ? old.moves.length : n;
+    if (old && n > from) {
+      const start = Math.max(from, n - 2);
+      for (let i = start; i < n; i++) {
+        const mover = moverOf(i, n, next.turn);
+        const move = next.moves[i];
+        if (move === "0000") announce(t("announce.pass", { color: colorName(mover) }));
+        else {
+          const flipped = i === n - 1 && next.last ? (next.last.flipped || []).length : null;
+          announce(flipped !== null
+            ? t("announce.moveFlips", { color: colorName(mover), move: spokenMove(move), n: flipped })
+            : t("announce.move", { color: colorName(mover), move: spokenMove(move) }));
+        }
+      }
+    }
+    if (next.result && (!old || !old.result)) {
+      announce(t("announce.result", { text: resultText(next.result) }));
+      if (old && next.you) loadMe().catch(() => {}); // the header's rating, the games in progress
+    }
+    else if (next.status === "started" && next.you && next.turn === next.you && (!old || old.turn !== next.turn)) {
+      // The move announcement already says it; this adds "your turn" for players.
+      setTimeout(() => announce(t("game.yourTurn")), 50);
+    }
+    if (old && next.draw_offer && next.draw_offer !== old.draw_offer && next.draw_offer !== next.you) {
+      announce(t("game.drawOfferFrom", { color: colorName(next.draw_offer) }));
+    }
+    if (old && next.rematch_offer && next.rematch_offer !== old.rematch_offer && next.rematch_offer !== next.you) {
+      announce(t("game.rematchOfferFrom", { color: colorName(next.rematch_offer) }));
+    }
+  }
+
+  function spokenMove(move) {
+    const { from, to } = moveSquares(move);
+    return from ? t("announce.jump", { from, to }) : t("announce.clone", { to });
+  }
+
+  const offState = socket.on("state", (msg) => {
+    if (msg.game !== id || closed) return;
+    const old = state;
+    state = msg;
+    presence = null;
+    clockAnchor = performance.now();
+    const animate = Boolean(old && old.moves.length !== msg.moves.length);
+    announceChanges(old, msg);
+    drawAll(animate);
+    if (!old) title.focus({ preventScroll: true });
+  });
+  const offPresence = socket.on("presence", (msg) => {
+    if (msg.game !== id || !state) return;
+    presence = msg;
+    state.spectators = msg.spectators;
+    drawCards();
+    drawNotice();
+    drawActions();
+    drawStatus();
+  });
+  const offError = socket.on("error", (msg) => {
+    if (msg.game !== id || msg.id !== undefined && msg.id !== null) return;
+    if (msg.code === "no-such-game") {
+      mount(main, h("h1", { tabindex: -1 }, t("game.notFound")), h("a", { href: "/" }, t("nav.home")));
+    }
+  });
+  const offStart = socket.on("start", (msg) => {
+    if (msg.game !== id && state && state.rematch === msg.game) navigate(`/game/${msg.game}`);
+  });
+  const offStatus = socket.on("status", (s) => {
+    if (s === "open" || !state) return;
+    drawBoard(false);
+  });
+
+  // Keyboard: Escape cancels a selection anywhere on the page.
+  const onKey = (e) => {
+    if (e.key === "Escape" && board) board.cancel();
+  };
+  document.addEventListener("keydown", onKey);
+
+  let lastClaimCheck = 0;
+  const ticker = setInterval(() => {
+    drawClocks();
+    const ca = state && claimAt();
+    if (ca && performance.now() - lastClaimCheck > 500) {
+      lastClaimCheck = performance.now();
+      drawNotice();
+      const claim = document.getElementById("claim");
+      if (claim) claim.disabled = socket.serverNow() < ca;
+    }
+  }, 100);
+
+  socket.sub(id);
+
+  return () => {
+    closed = true;
+    clearInterval(ticker);
+    clearTimeout(resignArmed);
+    document.removeEventListener("keydown", onKey);
+    offState();
+    offPresence();
+    offError();
+    offStart();
+    offStatus();
+    socket.unsub(id);
+    document.title = t("app.name");
+  };
+}

@@ -1,0 +1,114 @@
+// views/profile.js — a player's page (/player/{name}): rating, statistics,
+// rating history plot and game history (each game opens in the replay viewer).
+
+import { get } from "../api.js";
+import { formatDate, h, mount } from "../dom.js";
+import { t } from "../i18n.js";
+import { ratingPlot } from "../plot.js";
+import { errorText } from "../ui.js";
+import { playerName, resultText } from "./game.js";
+
+const PAGE = 20;
+
+function tally(row) {
+  const total = row.win + row.loss + row.draw;
+  return [h("td", {}, String(row.win)), h("td", {}, String(row.loss)), h("td", {}, String(row.draw)),
+    h("td", {}, total ? `${Math.round((100 * (row.win + row.draw / 2)) / total)}%` : "–")];
+}
+
+function statsTable(id, caption, rows) {
+  return h("table", { class: "list stats", id },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, ""),
+      h("th", { scope: "col" }, t("stats.win")),
+      h("th", { scope: "col" }, t("stats.loss")),
+      h("th", { scope: "col" }, t("stats.draw")),
+      h("th", { scope: "col" }, t("stats.score")))),
+    h("tbody", {}, rows.map(([label, row]) => h("tr", {}, h("th", { scope: "row" }, label), tally(row)))));
+}
+
+/** The outcome of ``game`` for the player called ``name``: "win", "loss", "draw" or "". */
+function outcomeFor(game, name) {
+  const r = game.result;
+  if (!r || !r.reason || r.reason === "aborted") return "";
+  const mine = game.players.x && game.players.x.name === name ? "x" : "o";
+  if (!r.winner) return "draw";
+  return r.winner === mine ? "win" : "loss";
+}
+
+export function profileView(main, { name }) {
+  const head = h("h1", { tabindex: -1 }, name);
+  const info = h("div");
+  const plotBox = h("section", { class: "panel" });
+  const gamesBox = h("section", { class: "panel", id: "game-history" });
+  mount(main, head, info, plotBox, gamesBox);
+  let offset = 0;
+  const enc = encodeURIComponent(name);
+
+  get(`/api/users/${enc}`).then(({ user, stats }) => {
+    const ai = Object.entries(stats.ai || {}).map(([level, row]) => [t(`level.${level}`), row]);
+    const opp = (stats.opponents || []).map((row) => [
+      h("a", { href: `/player/${encodeURIComponent(row.name)}` }, row.name), row]);
+    mount(info,
+      h("p", { class: "profile-line" },
+        user.guest ? t("profile.guest") : t("profile.rating", { rating: user.rating_text, games: user.rated_games }),
+        user.created_at ? ` · ${t("profile.since", { date: new Date(user.created_at).toLocaleDateString() })}` : ""),
+      h("section", { class: "panel stats-grid" },
+        statsTable("stats-overall", t("stats.overall"), [[t("stats.all"), stats.overall]]),
+        ai.length ? statsTable("stats-ai", t("stats.ai"), ai) : null,
+        opp.length ? statsTable("stats-opponents", t("stats.opponents"), opp) : null));
+  }, (err) => mount(info, h("p", { class: "form-error" }, errorText(err))));
+
+  get(`/api/users/${enc}/ratings`).then(({ history }) => {
+    mount(plotBox, h("h2", {}, t("profile.ratingHistory")), ratingPlot(history));
+  }, () => mount(plotBox));
+
+  const drawGames = async () => {
+    let data;
+    try {
+      data = await get(`/api/users/${enc}/games?offset=${offset}&limit=${PAGE}`);
+    } catch (err) {
+      mount(gamesBox, h("p", { class: "form-error" }, errorText(err)));
+      return;
+    }
+    const rows = data.games.map((g) => {
+      const outcome = outcomeFor(g, name);
+      return h("tr", { dataset: { game: g.id } },
+        h("td", {}, formatDate(g.created_at)),
+        h("td", {}, playerName(g.players.x)),
+        h("td", {}, playerName(g.players.o)),
+        h("td", {}, g.rules + (g.rated ? ` · ${t("settings.ratedShort")}` : "")),
+        h("td", { class: `outcome ${outcome}` }, outcome ? t(`stats.${outcome}`) : "",
+          g.result && g.result.reason ? h("small", {}, " ", resultText(g.result)) : t("profile.inProgress")),
+        h("td", {}, String(g.plies)),
+        h("td", {}, h("a", { class: "button", href: g.result && g.result.reason ? `/replay/${g.id}` : `/game/${g.id}` },
+          g.result && g.result.reason ? t("profile.replay") : t("profile.open"))));
+    });
+    const prev = h("button", { type: "button", disabled: offset === 0 }, t("profile.newer"));
+    const next = h("button", { type: "button", disabled: offset + PAGE >= data.total }, t("profile.older"));
+    prev.addEventListener("click", () => {
+      offset = Math.max(0, offset - PAGE);
+      drawGames();
+    });
+    next.addEventListener("click", () => {
+      offset += PAGE;
+      drawGames();
+    });
+    mount(gamesBox, h("h2", {}, t("profile.games", { n: data.total })),
+      data.games.length
+        ? h("table", { class: "list" },
+          h("thead", {}, h("tr", {},
+            h("th", { scope: "col" }, t("profile.date")),
+            h("th", { scope: "col" }, t("color.x")),
+            h("th", { scope: "col" }, t("color.o")),
+            h("th", { scope: "col" }, t("watch.settings")),
+            h("th", { scope: "col" }, t("profile.result")),
+            h("th", { scope: "col" }, t("watch.moves")),
+            h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("lobby.actions"))))),
+          h("tbody", {}, rows))
+        : h("p", { class: "empty" }, t("profile.noGames")),
+      data.total > PAGE ? h("div", { class: "buttons" }, prev, next) : null);
+  };
+  drawGames();
+}

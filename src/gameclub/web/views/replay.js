@@ -1,0 +1,111 @@
+// views/replay.js — step through a recorded game (/replay/{id}).
+//
+// GET /api/games/{id} gives every position (`positions[i]` after i moves);
+// the viewer only shows them. First / back / forward / last buttons, a
+// slider, the move list (each move a button) and the keys ←, →, Home, End.
+// The squares that changed colour between two positions are the flips.
+
+import { get } from "../api.js";
+import { Board } from "../board.js";
+import { formatDate, h, mount } from "../dom.js";
+import { t } from "../i18n.js";
+import { renderMoveList } from "../movelist.js";
+import { announce, errorText } from "../ui.js";
+import { colorName, playerName, resultText } from "./game.js";
+
+function flipsBetween(before, after) {
+  const flipped = [];
+  const height = after.length;
+  after.forEach((row, r) => {
+    for (let f = 0; f < row.length; f++) {
+      const a = before[r][f];
+      const b = row[f];
+      if ((a === "x" && b === "o") || (a === "o" && b === "x")) {
+        flipped.push(`${"abcdefghijklmnopqrstuvwxyz"[f]}${height - r}`);
+      }
+    }
+  });
+  return flipped;
+}
+
+export function replayView(main, { id }) {
+  mount(main, h("h1", { tabindex: -1 }, t("replay.title")), h("p", {}, t("common.loading")));
+  let cleanup = null;
+  let closed = false;
+  get(`/api/games/${encodeURIComponent(id)}`).then((game) => {
+    if (!closed) cleanup = draw(game);
+  }, (err) => {
+    mount(main, h("h1", { tabindex: -1 }, t("replay.title")), h("p", { class: "form-error" }, errorText(err)));
+  });
+
+  function draw(game) {
+    const total = game.moves.length;
+    const startMover = game.start_fen.split(" ")[1] === "o" ? "o" : "x";
+    let ply = total;
+    const board = new Board({ width: game.width, height: game.height, label: t("replay.boardLabel") });
+    const position = h("p", { class: "replay-position", id: "replay-position", aria: { live: "polite" } });
+    const counts = h("p", { class: "counts-line" });
+    const slider = h("input", { type: "range", min: 0, max: total, value: ply, id: "replay-slider",
+      "aria-label": t("replay.slider") });
+    const btn = (label, aria, target) => {
+      const b = h("button", { type: "button", "aria-label": aria }, label);
+      b.addEventListener("click", () => go(target()));
+      return b;
+    };
+    const moveBox = h("div", { class: "moves-box" });
+    const controls = h("div", { class: "buttons replay-controls" },
+      btn("«", t("replay.first"), () => 0),
+      btn("‹", t("replay.prev"), () => ply - 1),
+      btn("›", t("replay.next"), () => ply + 1),
+      btn("»", t("replay.last"), () => total));
+
+    function go(n, speak = true) {
+      ply = Math.max(0, Math.min(total, n));
+      const pos = game.positions[ply];
+      const move = ply > 0 ? game.moves[ply - 1] : null;
+      const last = move ? { move, flipped: flipsBetween(game.positions[ply - 1].cells, pos.cells) } : null;
+      board.update({ cells: pos.cells, last, animate: true });
+      slider.value = String(ply);
+      const mover = ply > 0 ? ((ply - 1) % 2 === 0 ? startMover : startMover === "x" ? "o" : "x") : null;
+      const text = ply === 0
+        ? t("replay.start")
+        : t("replay.after", { n: ply, total, color: colorName(mover), move: move === "0000" ? t("moves.pass") : move });
+      position.textContent = text;
+      counts.textContent = t("game.countsLine", { x: pos.counts.x, o: pos.counts.o });
+      mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k) }));
+      if (speak) announce(text);
+    }
+    slider.addEventListener("input", () => go(Number(slider.value), false));
+    const onKey = (e) => {
+      if (e.target.closest && e.target.closest("input, textarea, select")) return;
+      const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total };
+      if (e.key in keys) {
+        go(keys[e.key]);
+        e.preventDefault();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+
+    const x = playerName(game.players.x);
+    const o = playerName(game.players.o);
+    mount(main,
+      h("section", { class: "game replay", id: "replay", dataset: { game: id } },
+        h("div", { class: "game-head" },
+          h("h1", { tabindex: -1 }, t("game.title", { x, o })),
+          h("p", {}, `${game.rules} · ${game.blocks || t("settings.noBlocks")} · ${formatDate(game.created_at)}`),
+          h("p", { class: "replay-result" }, game.result ? resultText(game.result) : t("profile.inProgress"))),
+        h("div", { class: "game-layout" },
+          h("div", { class: "board-column" }, h("div", { class: "board-box" }, board.el), counts, position, controls, slider),
+          h("aside", { class: "side-column" },
+            h("h2", {}, t("game.moves")), moveBox,
+            game.status === "started" ? h("a", { class: "button", href: `/game/${id}` }, t("replay.live")) : null,
+            h("details", {}, h("summary", {}, t("replay.pgn")), h("pre", { class: "pgn" }, game.pgn))))));
+    go(ply, false);
+    return () => document.removeEventListener("keydown", onKey);
+  }
+
+  return () => {
+    closed = true;
+    if (cleanup) cleanup();
+  };
+}

@@ -1,0 +1,127 @@
+// views/settings.js — the game settings fields shared by every game-creating form.
+//
+// Computer games, seeks and invitations send the same fields (rules, blocks,
+// clock, colour, rated; docs/protocol.md "Game settings"). `settingsForm()`
+// builds them with the choices of GET /api/options and `read()` turns them
+// back into a request body. Nothing is checked here: the server decides and
+// its error message is shown next to the form.
+
+import { get } from "../api.js";
+import { field, h, select } from "../dom.js";
+import { t } from "../i18n.js";
+
+let optionsPromise = null;
+
+/** GET /api/options, fetched once per page. */
+export function loadOptions() {
+  if (!optionsPromise) {
+    optionsPromise = get("/api/options").catch((err) => {
+      optionsPromise = null;
+      throw err;
+    });
+  }
+  return optionsPromise;
+}
+
+export const DEFAULT_OPTIONS = {
+  rulesets: [{ name: "ataxx" }, { name: "pressibus" }, { name: "site-2005" }],
+  levels: ["random", "simple", "hard", "expert", "master"],
+  clocks: [],
+  blocks: [],
+};
+
+export function clockText(clock) {
+  if (!clock) return t("settings.noClock");
+  return t("settings.clockValue", { minutes: clock.base / 60, increment: clock.increment });
+}
+
+export function blocksText(blocks) {
+  return blocks ? blocks : t("settings.noBlocks");
+}
+
+let formCount = 0;
+
+/**
+ * The settings fields.
+ * @param {object} options  GET /api/options
+ * @param {object} cfg  {level: bool, rated: bool, prefix: string, defaults: {...}}
+ * @returns {{el: HTMLElement, read: () => object}}
+ */
+export function settingsForm(options, cfg = {}) {
+  const p = cfg.prefix || `f${++formCount}`;
+  const d = { level: "simple", color: "x", rules: "ataxx", clock: "none", ...cfg.defaults };
+  const fields = [];
+  let level = null;
+  if (cfg.level) {
+    level = select(`${p}-level`, options.levels.map((l) => [l, t(`level.${l}`)]), d.level);
+    fields.push(field(t("settings.level"), level));
+  }
+  const colorChoices = [["x", t("settings.colorX")], ["o", t("settings.colorO")], ["random", t("settings.colorRandom")]];
+  const color = select(`${p}-color`, colorChoices, d.color);
+  fields.push(field(t("settings.color"), color));
+  const rules = select(`${p}-rules`, options.rulesets.map((r) => [r.name, r.name]), d.rules);
+  const rulesHint = h("small", { class: "hint" });
+  const describe = () => {
+    const r = options.rulesets.find((x) => x.name === rules.value);
+    rulesHint.textContent = (r && r.description) || "";
+  };
+  rules.addEventListener("change", describe);
+  describe();
+  fields.push(h("div", { class: "field" }, h("label", { for: rules.id }, t("settings.rules")), rules, rulesHint));
+
+  const blocksMode = select(`${p}-blocks-mode`, [
+    ["none", t("settings.blocksNone")], ["random", t("settings.blocksRandom")], ["code", t("settings.blocksCode")],
+  ], d.blocksMode || "none");
+  const listId = `${p}-blocks-list`;
+  const blocksCode = h("input", {
+    id: `${p}-blocks-code`, name: `${p}-blocks-code`, type: "text", list: listId, autocomplete: "off",
+    spellcheck: "false", placeholder: "3ghx", maxlength: 20, value: d.blocksCode || "",
+    "aria-label": t("settings.blocksCodeLabel"),
+  });
+  const datalist = h("datalist", { id: listId }, options.blocks.map((code) => h("option", { value: code })));
+  const syncBlocks = () => {
+    blocksCode.hidden = blocksMode.value !== "code";
+  };
+  blocksMode.addEventListener("change", () => {
+    syncBlocks();
+    if (blocksMode.value === "code") blocksCode.focus();
+  });
+  syncBlocks();
+  fields.push(h("div", { class: "field" },
+    h("label", { for: blocksMode.id }, t("settings.blocks")), blocksMode, blocksCode, datalist,
+    h("small", { class: "hint" }, t("settings.blocksHint"))));
+
+  const clockChoices = [["none", t("settings.noClock")],
+    ...options.clocks.map((c) => [`${c.base}+${c.increment}`, clockText(c)])];
+  const clock = select(`${p}-clock`, clockChoices, d.clock);
+  fields.push(field(t("settings.clock"), clock));
+
+  let rated = null;
+  if (cfg.rated) {
+    rated = h("input", { type: "checkbox", id: `${p}-rated`, name: `${p}-rated` });
+    fields.push(h("div", { class: "field check" }, rated, h("label", { for: rated.id }, t("settings.rated"))));
+  }
+
+  const read = () => {
+    const body = { rules: rules.value, color: color.value };
+    if (level) body.level = level.value;
+    if (blocksMode.value === "random") body.blocks = "random";
+    else if (blocksMode.value === "code") body.blocks = blocksCode.value.trim() || null;
+    else body.blocks = null;
+    if (clock.value === "none") body.clock = null;
+    else {
+      const [base, increment] = clock.value.split("+").map(Number);
+      body.clock = { base, increment };
+    }
+    if (rated) body.rated = rated.checked;
+    return body;
+  };
+  return { el: h("div", { class: "settings" }, fields), read };
+}
+
+/** One line describing a seek's or invitation's settings. */
+export function settingsSummary(o) {
+  const parts = [o.rules, `${t("settings.blocks")}: ${blocksText(o.blocks)}`, clockText(o.clock)];
+  parts.push(o.rated ? t("settings.ratedShort") : t("settings.casual"));
+  return parts.join(" · ");
+}

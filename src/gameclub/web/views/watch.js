@@ -1,0 +1,52 @@
+// views/watch.js — the games being played now (/watch), to open as a spectator.
+//
+// GET /api/games/live, refreshed every few seconds while the page is shown.
+// Opening a game you do not play in shows it read-only with its spectator count.
+
+import { get } from "../api.js";
+import { h, mount } from "../dom.js";
+import { t } from "../i18n.js";
+import { errorText } from "../ui.js";
+import { playerName } from "./game.js";
+import { clockText } from "./settings.js";
+
+const REFRESH_MS = 4000;
+
+export function watchView(main) {
+  const box = h("div", { id: "live-games" }, h("p", {}, t("common.loading")));
+  mount(main, h("h1", { tabindex: -1 }, t("watch.title")), h("p", {}, t("watch.intro")), box);
+
+  const draw = async () => {
+    let games;
+    try {
+      games = (await get("/api/games/live")).games;
+    } catch (err) {
+      mount(box, h("p", { class: "form-error" }, errorText(err)));
+      return;
+    }
+    if (!games.length) {
+      mount(box, h("p", { class: "empty" }, t("watch.none")), h("a", { href: "/", class: "button" }, t("home.playComputer")));
+      return;
+    }
+    mount(box, h("table", { class: "list" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("color.x")),
+        h("th", { scope: "col" }, t("color.o")),
+        h("th", { scope: "col" }, t("watch.settings")),
+        h("th", { scope: "col" }, t("watch.moves")),
+        h("th", { scope: "col" }, t("watch.score")),
+        h("th", { scope: "col" }, t("watch.spectators")),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("lobby.actions"))))),
+      h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.id } },
+        h("td", {}, playerName(g.players.x)),
+        h("td", {}, playerName(g.players.o)),
+        h("td", {}, `${g.rules} · ${clockText(g.clock)}${g.rated ? ` · ${t("settings.ratedShort")}` : ""}`),
+        h("td", {}, String(g.plies)),
+        h("td", {}, `${g.counts.x}–${g.counts.o}`),
+        h("td", {}, String(g.spectators)),
+        h("td", {}, h("a", { class: "button watch-link", href: `/game/${g.id}` }, t("watch.open"))))))));
+  };
+  draw();
+  const timer = setInterval(draw, REFRESH_MS);
+  return () => clearInterval(timer);
+}
