@@ -1,0 +1,280 @@
+"""Guests, accounts and sessions: sign-up, login, logout, CSRF tokens, rate limits.
+
+A session is an opaque random token in an HttpOnly cookie; the database holds
+only its SHA-256, so a leaked table opens no session. Each session has its own
+CSRF token, which every state-changing request must echo in a header.
+Passwords are hashed with Argon2id in a worker thread (hashing is slow on
+purpose and must not stall the event loop).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import secrets
+import string
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+
+import anyio.to_thread
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from gameclub.server.clock import now_ms
+from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
+from gameclub.server.settings import Settings
+from gameclub.server.store.db import Database
+from gameclub.server.store.models import Session, User
+
+SESSION_COOKIE = "gc_session"
+CSRF_HEADER = "x-csrf-token"
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+_GUEST_ALPHABET = string.ascii_lowercase + string.digits
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who is asking: a guest or an account, with the session that proves it."""
+
+    user_id: int
+    name: str
+    guest: bool
+    rating: Rating
+    rated_games: int = 0
+    csrf: str = ""
+    token_hash: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return user_json(self.user_id, self.name, self.guest, self.rating)
+
+
+def user_json(user_id: int, name: str, guest: bool, rating: Rating) -> dict[str, object]:
+    return {
+        "id": user_id,
+        "name": name,
+        "guest": guest,
+        "rating": round(rating.rating),
+        "rd": round(rating.rd, 1),
+        "provisional": rating.provisional,
+        "rating_text": rating.text(),
+    }
+
+
+def user_rating(user: User) -> Rating:
+    return Rating(user.rating, user.rd, user.volatility)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RateLimiter:
+    """At most ``limit`` events per ``window`` seconds for each key (a sliding window)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._events: dict[str, deque[float]] = defaultdict(deque)
+
+    def _trim(self, key: str, now: float) -> deque[float]:
+        events = self._events[key]
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        return events
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may act again; 0 when it may now."""
+        now = time.monotonic()
+        events = self._trim(key, now)
+        if len(events) < self.limit:
+            if not events:
+                del self._events[key]
+            return 0.0
+        return max(0.1, events[0] + self.window - now)
+
+    def hit(self, key: str) -> None:
+        self._trim(key, time.monotonic()).append(time.monotonic())
+
+    def check(self, key: str, what: str) -> None:
+        """Raise ``rate-limited`` (429) if ``key`` is over its limit."""
+        wait = self.retry_after(key)
+        if wait > 0:
+            error = ClubError(
+                "rate-limited", f"too many {what}; try again in {wait:.0f} seconds", 429
+            )
+            error.retry_after = wait  # type: ignore[attr-defined]
+            raise error
+
+
+class Accounts:
+    """Everything about who a request comes from."""
+
+    def __init__(self, db: Database, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.hasher = PasswordHasher(
+            time_cost=settings.argon2_time_cost,
+            memory_cost=settings.argon2_memory_kib,
+            parallelism=settings.argon2_parallelism,
+            type=Type.ID,
+        )
+        self.attempts = RateLimiter(settings.auth_attempts_per_minute, 60.0)
+        self.failures = RateLimiter(settings.auth_failures_per_name, settings.auth_failure_window_s)
+        # A hash to verify against when the name is unknown, so that a wrong
+        # name costs as long as a wrong password (no name probing by timing).
+        self._dummy_hash: str | None = None
+
+    # -- sessions -------------------------------------------------------------------
+
+    async def resolve(self, token: str | None) -> Identity | None:
+        """The identity of a session cookie, or ``None`` if it is unknown or expired."""
+        if not token or len(token) > 200:
+            return None
+        token_hash = hash_token(token)
+        async with self.db.read() as db:
+            row = (
+                await db.execute(
+                    select(Session, User)
+                    .join(User, User.id == Session.user_id)
+                    .where(Session.token_hash == token_hash, Session.expires_at > now_ms())
+                )
+            ).first()
+        if row is None:
+            return None
+        session, user = row
+        return Identity(
+            user.id,
+            user.name,
+            user.guest,
+            user_rating(user),
+            user.rated_games,
+            session.csrf,
+            token_hash,
+        )
+
+    async def _new_session(self, user: User) -> tuple[str, Identity]:
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        now = now_ms()
+        async with self.db.write() as db:
+            db.add(
+                Session(
+                    token_hash=hash_token(token),
+                    user_id=user.id,
+                    csrf=csrf,
+                    created_at=now,
+                    expires_at=now + self.settings.session_days * 86_400_000,
+                )
+            )
+        identity = Identity(
+            user.id,
+            user.name,
+            user.guest,
+            user_rating(user),
+            user.rated_games,
+            csrf,
+            hash_token(token),
+        )
+        return token, identity
+
+    async def end_session(self, identity: Identity) -> None:
+        async with self.db.write() as db:
+            await db.execute(delete(Session).where(Session.token_hash == identity.token_hash))
+
+    # -- guests and accounts ---------------------------------------------------------
+
+    async def create_guest(self) -> tuple[str, Identity]:
+        """A new guest ``Guest-xxxx`` with a session; returns the cookie token too."""
+        for length in (4, 4, 4, 6, 6, 8, 10):
+            name = "Guest-" + "".join(secrets.choice(_GUEST_ALPHABET) for _ in range(length))
+            user = await self._insert_user(name, None, guest=True)
+            if user is not None:
+                return await self._new_session(user)
+        raise ClubError("busy", "could not find a free guest name; try again", 503)
+
+    async def _insert_user(
+        self, name: str, password_hash: str | None, *, guest: bool
+    ) -> User | None:
+        """Insert a user; ``None`` if the name (in any case) is taken."""
+        user = User(
+            name=name,
+            name_key=name.lower(),
+            password_hash=password_hash,
+            guest=guest,
+            created_at=now_ms(),
+            rating=DEFAULT_RATING,
+            rd=DEFAULT_RD,
+            volatility=DEFAULT_VOLATILITY,
+            rated_games=0,
+        )
+        try:
+            async with self.db.write() as db:
+                db.add(user)
+        except IntegrityError:
+            return None
+        return user
+
+    @staticmethod
+    def check_credentials_shape(name: object, password: object) -> tuple[str, str]:
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise bad_field("name and password must be strings")
+        return name, password
+
+    async def sign_up(self, name: object, password: object, client: str) -> tuple[str, Identity]:
+        name, password = self.check_credentials_shape(name, password)
+        if not NAME_PATTERN.fullmatch(name) or name.lower().startswith("guest"):
+            raise bad_field(
+                "name: 3-20 letters, digits, '_' or '-', starting with a letter"
+                " and not starting with 'Guest'"
+            )
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise bad_field(
+                f"password: between {MIN_PASSWORD} and {MAX_PASSWORD} characters, please"
+            )
+        self.attempts.check(f"ip:{client}", "sign-up and login attempts")
+        self.attempts.hit(f"ip:{client}")
+        if await self._find_user(name) is not None:
+            raise ClubError("name-taken", f"the name {name!r} is taken", 409)
+        password_hash = await anyio.to_thread.run_sync(self.hasher.hash, password)
+        user = await self._insert_user(name, password_hash, guest=False)
+        if user is None:
+            raise ClubError("name-taken", f"the name {name!r} is taken", 409)
+        return await self._new_session(user)
+
+    async def _find_user(self, name: str) -> User | None:
+        async with self.db.read() as db:
+            return (
+                await db.execute(select(User).where(User.name_key == name.lower()))
+            ).scalar_one_or_none()
+
+    async def log_in(self, name: object, password: object, client: str) -> tuple[str, Identity]:
+        name, password = self.check_credentials_shape(name, password)
+        if len(name) > 40 or len(password) > MAX_PASSWORD:
+            raise ClubError("bad-credentials", "wrong name or password", 401)
+        self.attempts.check(f"ip:{client}", "sign-up and login attempts")
+        self.failures.check(f"name:{name.lower()}", "failed logins for this name")
+        self.attempts.hit(f"ip:{client}")
+        user = await self._find_user(name)
+        if user is None or user.guest or user.password_hash is None:
+            await anyio.to_thread.run_sync(self._verify_dummy, password)
+            self.failures.hit(f"name:{name.lower()}")
+            raise ClubError("bad-credentials", "wrong name or password", 401)
+        try:
+            await anyio.to_thread.run_sync(self.hasher.verify, user.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            self.failures.hit(f"name:{name.lower()}")
+            raise ClubError("bad-credentials", "wrong name or password", 401) from None
+        return await self._new_session(user)
+
+    def _verify_dummy(self, password: str) -> None:
+        if self._dummy_hash is None:
+            self._dummy_hash = self.hasher.hash(secrets.token_hex(8))
+        with contextlib.suppress(VerificationError):
+            self.hasher.verify(self._dummy_hash, password)

@@ -1,0 +1,425 @@
+"""The HTTP JSON API under ``/api`` (see docs/protocol.md): identity, games, lobby, stats.
+
+Handlers are thin: they check the session and CSRF token, parse the body and
+hand over to accounts, lobby and rounds. Every refusal is a
+:class:`ClubError`, answered as ``{"error": {"code", "message"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from gameclub.ataxx import Board, Color
+from gameclub.ataxx.notation import GameRecord
+from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
+from gameclub.server.club import Club
+from gameclub.server.errors import ClubError, bad_field, not_found
+from gameclub.server.lobby import seat_of
+from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
+from gameclub.server.ratings import Rating
+from gameclub.server.round import Round, Seat, cells_of
+from gameclub.server.store import games as game_store
+from gameclub.server.store.models import Game, User
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+def club_of(request: Request) -> Club:
+    club: Club = request.app.state.club
+    return club
+
+
+async def error_response(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ClubError)
+    headers = {}
+    retry = getattr(exc, "retry_after", None)
+    if retry is not None:
+        headers["Retry-After"] = str(max(1, round(retry)))
+    return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)
+
+
+def set_session_cookie(response: Response, request: Request, token: str) -> None:
+    settings = club_of(request).settings
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=settings.session_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+        path="/",
+    )
+
+
+async def current(request: Request) -> Identity | None:
+    return await club_of(request).accounts.resolve(request.cookies.get(SESSION_COOKIE))
+
+
+async def acting(request: Request) -> Identity:
+    """The identity behind a state-changing request, after the CSRF checks."""
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1].rstrip("/") != request.headers.get("host"):
+        raise ClubError("csrf", "requests from other sites are refused", 403)
+    identity = await current(request)
+    if identity is None:
+        raise ClubError("csrf", "no session: load GET /api/me first", 403)
+    token = request.headers.get(CSRF_HEADER, "")
+    if not secrets.compare_digest(token.encode(), identity.csrf.encode()):
+        raise ClubError("csrf", f"missing or wrong {CSRF_HEADER} header", 403)
+    return identity
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ClubError("too-large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ClubError("bad-json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ClubError("bad-json", "the body must be a JSON object")
+    return data
+
+
+async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
+    games = await game_store.active_game_ids_of_user(club_of(request).db, identity.user_id)
+    return {"user": identity.to_json(), "csrf": identity.csrf, "games": games}
+
+
+# -- identity --------------------------------------------------------------------------
+
+
+async def me(request: Request) -> Response:
+    identity = await current(request)
+    token = None
+    if identity is None:
+        token, identity = await club_of(request).accounts.create_guest()
+    response = JSONResponse(await me_json(request, identity))
+    if token is not None:
+        set_session_cookie(response, request, token)
+    return response
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def signup(request: Request) -> Response:
+    await acting(request)
+    body = await body_of(request)
+    token, identity = await club_of(request).accounts.sign_up(
+        body.get("name"), body.get("password"), client_of(request)
+    )
+    response = JSONResponse(await me_json(request, identity), status_code=201)
+    set_session_cookie(response, request, token)
+    return response
+
+
+async def login(request: Request) -> Response:
+    await acting(request)
+    body = await body_of(request)
+    token, identity = await club_of(request).accounts.log_in(
+        body.get("name"), body.get("password"), client_of(request)
+    )
+    response = JSONResponse(await me_json(request, identity))
+    set_session_cookie(response, request, token)
+    return response
+
+
+async def logout(request: Request) -> Response:
+    identity = await acting(request)
+    accounts = club_of(request).accounts
+    await accounts.end_session(identity)
+    token, guest = await accounts.create_guest()
+    response = JSONResponse(await me_json(request, guest))
+    set_session_cookie(response, request, token)
+    return response
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+async def options(request: Request) -> Response:
+    return JSONResponse(options_json())
+
+
+async def create_ai_game(request: Request) -> Response:
+    identity = await acting(request)
+    body = await body_of(request)
+    level = parse_level(body.get("level", "simple"))
+    opts = parse_options(body, allow_rated=False)
+    human, computer = seat_of(identity), Seat.computer(level)
+    color = opts.color if opts.color != "random" else secrets.choice(("x", "o"))
+    seats = (
+        {Color.X: human, Color.O: computer} if color == "x" else {Color.X: computer, Color.O: human}
+    )
+    rnd = await club_of(request).rounds.create(opts, seats)
+    return JSONResponse({"game": rnd.id}, status_code=201)
+
+
+async def live_games(request: Request) -> Response:
+    rounds = club_of(request).rounds.live_rounds()
+    rounds.sort(key=lambda rnd: (-rnd.spectator_count(), -rnd.created_at))
+    return JSONResponse({"games": [rnd.summary_json() for rnd in rounds[:200]]})
+
+
+async def game_record(request: Request) -> Response:
+    club = club_of(request)
+    try:
+        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+    except ClubError:
+        raise not_found("this game") from None
+    board = Board(rnd.start_fen, rnd.board.rules)
+    positions = [_position(board)]
+    for move in rnd.moves:
+        board.push_uci(move)
+        positions.append(_position(board))
+    players = rnd.players_json()
+    record = GameRecord.from_board(
+        rnd.board,
+        headers={
+            "Event": "gameclub",
+            "Site": f"/game/{rnd.id}",
+            "X": players["x"]["name"],
+            "O": players["o"]["name"],
+        },
+    )
+    return JSONResponse(
+        {
+            "id": rnd.id,
+            "status": rnd.status,
+            "rules": rnd.options.rules,
+            "blocks": rnd.options.blocks,
+            "width": rnd.board.width,
+            "height": rnd.board.height,
+            "clock": rnd.options.clock_json(),
+            "rated": rnd.options.rated,
+            "players": players,
+            "start_fen": rnd.start_fen,
+            "moves": list(rnd.moves),
+            "positions": positions,
+            "result": rnd.result_json(),
+            "created_at": rnd.created_at,
+            "ended_at": rnd.ended_at,
+            "rematch_of": rnd.rematch_of,
+            "pgn": record.to_pgn(),
+        }
+    )
+
+
+def _position(board: Board) -> dict[str, Any]:
+    return {
+        "cells": cells_of(board),
+        "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+    }
+
+
+# -- lobby ---------------------------------------------------------------------------------
+
+
+async def lobby(request: Request) -> Response:
+    return JSONResponse(club_of(request).lobby.to_json())
+
+
+async def create_seek(request: Request) -> Response:
+    identity = await acting(request)
+    opts = parse_options(await body_of(request))
+    seek = club_of(request).lobby.create_seek(identity, opts)
+    return JSONResponse({"seek": seek.to_json()}, status_code=201)
+
+
+async def cancel_seek(request: Request) -> Response:
+    identity = await acting(request)
+    club_of(request).lobby.cancel_seek(identity, request.path_params["seek_id"])
+    return JSONResponse({"ok": True})
+
+
+async def accept_seek(request: Request) -> Response:
+    identity = await acting(request)
+    rnd = await club_of(request).lobby.accept_seek(identity, request.path_params["seek_id"])
+    return JSONResponse({"game": rnd.id}, status_code=201)
+
+
+async def create_invitation(request: Request) -> Response:
+    identity = await acting(request)
+    body = await body_of(request)
+    opts: GameOptions = parse_options(body)
+    lobby_ = club_of(request).lobby
+    invitation = await lobby_.invite(identity, body.get("to"), opts)
+    return JSONResponse({"invitation": await lobby_.invitation_json(invitation)}, status_code=201)
+
+
+async def list_invitations(request: Request) -> Response:
+    identity = await current(request)
+    if identity is None:
+        return JSONResponse({"incoming": [], "outgoing": []})
+    return JSONResponse(await club_of(request).lobby.invitations_of(identity))
+
+
+async def get_invitation(request: Request) -> Response:
+    lobby_ = club_of(request).lobby
+    invitation = await lobby_.get_invitation(request.path_params["invitation_id"])
+    return JSONResponse({"invitation": await lobby_.invitation_json(invitation)})
+
+
+async def accept_invitation(request: Request) -> Response:
+    identity = await acting(request)
+    rnd = await club_of(request).lobby.accept_invitation(
+        identity, request.path_params["invitation_id"]
+    )
+    return JSONResponse({"game": rnd.id}, status_code=201)
+
+
+async def decline_invitation(request: Request) -> Response:
+    identity = await acting(request)
+    await club_of(request).lobby.decline_invitation(identity, request.path_params["invitation_id"])
+    return JSONResponse({"ok": True})
+
+
+async def cancel_invitation(request: Request) -> Response:
+    identity = await acting(request)
+    await club_of(request).lobby.cancel_invitation(identity, request.path_params["invitation_id"])
+    return JSONResponse({"ok": True})
+
+
+# -- players ---------------------------------------------------------------------------------
+
+
+def profile_json(user: User) -> dict[str, Any]:
+    rating = Rating(user.rating, user.rd, user.volatility)
+    return {
+        "id": user.id,
+        "name": user.name,
+        "guest": user.guest,
+        "rating": round(rating.rating),
+        "rd": round(rating.rd, 1),
+        "provisional": rating.provisional,
+        "rating_text": rating.text(),
+        "rated_games": user.rated_games,
+        "created_at": user.created_at,
+    }
+
+
+async def _user(request: Request) -> User:
+    name = request.path_params["name"]
+    user = await game_store.user_by_name(club_of(request).db, name) if len(name) <= 40 else None
+    if user is None:
+        raise not_found(f"player {name!r}")
+    return user
+
+
+async def user_profile(request: Request) -> Response:
+    user = await _user(request)
+    stats = await game_store.user_stats(club_of(request).db, user.id)
+    return JSONResponse({"user": profile_json(user), "stats": stats})
+
+
+def _int_param(request: Request, name: str, default: int, high: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or int(text) > high:
+        raise bad_field(f"{name} must be a whole number from 0 to {high}")
+    return int(text)
+
+
+async def user_games(request: Request) -> Response:
+    user = await _user(request)
+    offset = _int_param(request, "offset", 0, 1_000_000)
+    limit = _int_param(request, "limit", 20, 100)
+    db = club_of(request).db
+    games, total = await game_store.games_of_user(db, user.id, offset=offset, limit=limit)
+    ids = {uid for g in games for uid in (g.x_user_id, g.o_user_id) if uid is not None}
+    users = await game_store.users_by_id(db, list(ids))
+    return JSONResponse({"games": [_game_summary(g, users) for g in games], "total": total})
+
+
+def _game_summary(game: Game, users: dict[int, User]) -> dict[str, Any]:
+    def player(user_id: int | None, ai: str | None) -> dict[str, Any]:
+        if ai is not None:
+            return Seat.computer(ai).to_json()
+        user = users.get(user_id) if user_id is not None else None
+        return Seat.of_user(user).to_json() if user else Seat(user_id, "?").to_json()
+
+    clock = None
+    if game.clock_base_ms is not None:
+        clock = {"base": game.clock_base_ms // 1000, "increment": (game.clock_inc_ms or 0) // 1000}
+    return {
+        "id": game.id,
+        "players": {"x": player(game.x_user_id, game.x_ai), "o": player(game.o_user_id, game.o_ai)},
+        "rules": game.rules,
+        "blocks": game.blocks,
+        "clock": clock,
+        "rated": game.rated,
+        "result": {
+            "winner": game.winner,
+            "reason": game.reason,
+            "score": [game.score_x, game.score_o],
+            "rating_diff": (
+                {"x": round(game.x_rating_diff, 1), "o": round(game.o_rating_diff, 1)}
+                if game.x_rating_diff is not None and game.o_rating_diff is not None
+                else None
+            ),
+        },
+        "plies": game.plies,
+        "created_at": game.created_at,
+        "ended_at": game.ended_at,
+    }
+
+
+async def user_ratings(request: Request) -> Response:
+    user = await _user(request)
+    rows = await game_store.rating_history(club_of(request).db, user.id)
+    return JSONResponse(
+        {
+            "history": [
+                {"at": r.at, "rating": round(r.rating, 1), "rd": round(r.rd, 1), "game": r.game_id}
+                for r in rows
+            ]
+        }
+    )
+
+
+async def leaderboard(request: Request) -> Response:
+    users = await game_store.leaderboard(club_of(request).db)
+    return JSONResponse({"players": [profile_json(u) for u in users]})
+
+
+async def api_not_found(request: Request) -> Response:
+    raise ClubError("not-found", f"no API endpoint {request.method} {request.url.path}", 404)
+
+
+routes = [
+    Route("/api/me", me, methods=["GET"]),
+    Route("/api/signup", signup, methods=["POST"]),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/options", options, methods=["GET"]),
+    Route("/api/games/ai", create_ai_game, methods=["POST"]),
+    Route("/api/games/live", live_games, methods=["GET"]),
+    Route("/api/games/{game_id}", game_record, methods=["GET"]),
+    Route("/api/lobby", lobby, methods=["GET"]),
+    Route("/api/seeks", create_seek, methods=["POST"]),
+    Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),
+    Route("/api/seeks/{seek_id}/accept", accept_seek, methods=["POST"]),
+    Route("/api/invitations", create_invitation, methods=["POST"]),
+    Route("/api/invitations", list_invitations, methods=["GET"]),
+    Route("/api/invitations/{invitation_id}", get_invitation, methods=["GET"]),
+    Route("/api/invitations/{invitation_id}", cancel_invitation, methods=["DELETE"]),
+    Route("/api/invitations/{invitation_id}/accept", accept_invitation, methods=["POST"]),
+    Route("/api/invitations/{invitation_id}/decline", decline_invitation, methods=["POST"]),
+    Route("/api/users/{name}", user_profile, methods=["GET"]),
+    Route("/api/users/{name}/games", user_games, methods=["GET"]),
+    Route("/api/users/{name}/ratings", user_ratings, methods=["GET"]),
+    Route("/api/leaderboard", leaderboard, methods=["GET"]),
+    Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
+]

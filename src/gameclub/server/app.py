@@ -1,0 +1,110 @@
+"""The club's ASGI app: ``create_app(settings)`` builds it; ``serve()`` runs it under uvicorn.
+
+Routes: the JSON API under ``/api`` (:mod:`gameclub.server.api`), the
+WebSocket at ``/ws`` (:mod:`gameclub.server.ws`), the static front end
+(``gameclub/web``) at ``/static/``, and its ``index.html`` at ``/`` and at
+every page path the front end routes itself (``/game/...``, ``/invite/...``).
+Nothing is built at import time: the database is opened, migrated and its
+games in progress resumed in the lifespan.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from gameclub.server import api
+from gameclub.server.club import Club
+from gameclub.server.errors import ClubError
+from gameclub.server.settings import Settings
+from gameclub.server.ws import websocket_endpoint
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+_NO_FRONT_END = """<!doctype html><meta charset="utf-8"><title>gameclub</title>
+<p>The gameclub server is running, but its front end (gameclub/web/index.html) is missing.</p>
+"""
+
+#: Headers on every page: no framing by other sites, no MIME sniffing, no referrer leaks.
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def create_app(
+    settings: Settings | None = None, *, ai_executor: Executor | None = None
+) -> Starlette:
+    """The club's app. ``ai_executor`` replaces the engine's own process pool (tests share one)."""
+    settings = settings or Settings.from_env()
+    web_dir = settings.web_dir or WEB_DIR
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        club = await Club.start(settings, ai_executor)
+        app.state.club = club
+        try:
+            yield
+        finally:
+            await club.stop()
+
+    async def index(request: Request) -> Response:
+        page = web_dir / "index.html"
+        if not page.is_file():
+            return HTMLResponse(_NO_FRONT_END, headers=SECURITY_HEADERS)
+        return FileResponse(page, headers={**SECURITY_HEADERS, "Cache-Control": "no-cache"})
+
+    routes = [
+        *api.routes,
+        WebSocketRoute("/ws", websocket_endpoint),
+        Mount("/static", app=StaticFiles(directory=web_dir, check_dir=False), name="static"),
+        Route("/", index, methods=["GET"]),
+        # Pages the front end routes by itself all get index.html.
+        Route("/{page:path}", index, methods=["GET"]),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ClubError: api.error_response},
+    )
+    app.state.settings = settings
+    return app
+
+
+def serve(
+    host: str | None = None, port: int | None = None, database_url: str | None = None
+) -> None:
+    """Run the club under uvicorn until interrupted (``gameclub serve``)."""
+    import uvicorn
+
+    settings = Settings.from_env(host=host, port=port, database_url=database_url)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = create_app(settings)
+    print(
+        f"gameclub: serving http://{settings.host}:{settings.port} "
+        f"(database {settings.database_url})",
+        flush=True,
+    )
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        # Frames above this are refused by the protocol layer itself; the
+        # app's own, smaller limit answers politely below it.
+        ws_max_size=64 * 1024,
+        log_level="info",
+    )

@@ -1,0 +1,891 @@
+"""One live game: the single owner of its board, clock, result and events.
+
+Every action on a game (a move, a resignation, a draw offer, a flag falling,
+the computer's reply) goes through its :class:`Round` under the round's
+asyncio lock, in this order: check everything, change the state, store it
+(moves and game row in one transaction), bump the version, then tell the
+subscribers. If storing fails, the in-memory state is put back: a refused or
+failed action changes nothing.
+
+:class:`Rounds` holds the live rounds of the process, creates games, loads
+stored ones on demand and resumes games in progress after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gameclub.ataxx import (
+    AtaxxError,
+    Board,
+    Color,
+    IllegalMoveError,
+    Move,
+    Termination,
+)
+from gameclub.ataxx.squares import iter_squares, square_name
+from gameclub.server.ai import EnginePool
+from gameclub.server.clock import GameClock, new_id, now_ms
+from gameclub.server.errors import ClubError
+from gameclub.server.options import GameOptions
+from gameclub.server.ratings import Rating
+from gameclub.server.settings import Settings
+from gameclub.server.store import games as store
+from gameclub.server.store.db import Database
+from gameclub.server.store.models import Game, MoveRow, User
+
+log = logging.getLogger(__name__)
+
+COLORS = (Color.X, Color.O)
+#: Finished rounds stay in memory this long for rematches and late spectators.
+KEEP_FINISHED_S = 600.0
+
+
+class Subscriber(Protocol):
+    """A connection that receives a game's events (see :mod:`gameclub.server.ws`)."""
+
+    user_id: int
+
+    def send_text(self, text: str) -> None:
+        """Queue ``text`` for sending; never blocks."""
+
+
+Notify = Callable[[int, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one side: a user (guest or account) or the computer at a level."""
+
+    user_id: int | None
+    name: str
+    guest: bool = False
+    ai: str | None = None
+    rating: Rating | None = None
+
+    @classmethod
+    def computer(cls, level: str) -> Seat:
+        return cls(None, f"Computer ({level})", ai=level)
+
+    @classmethod
+    def of_user(cls, user: User) -> Seat:
+        return cls(
+            user.id, user.name, user.guest, None, Rating(user.rating, user.rd, user.volatility)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.user_id,
+            "name": self.name,
+            "guest": self.guest,
+            "ai": self.ai,
+            "rating": round(self.rating.rating) if self.rating else None,
+            "rating_text": self.rating.text() if self.rating else None,
+        }
+
+
+def reason_of(termination: Termination) -> str:
+    """``Termination.BOARD_FULL`` -> ``"board-full"``."""
+    return termination.name.lower().replace("_", "-")
+
+
+def cells_of(board: Board) -> list[str]:
+    """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``."""
+    x, o, blocks = board.pieces(Color.X), board.pieces(Color.O), board.blocks
+    rows = []
+    for rank in range(board.height - 1, -1, -1):
+        row = []
+        for file in range(board.width):
+            bit = 1 << (rank * 8 + file)
+            row.append("x" if x & bit else "o" if o & bit else "#" if blocks & bit else ".")
+        rows.append("".join(row))
+    return rows
+
+
+def dests_of(board: Board) -> dict[str, dict[str, list[str]]]:
+    """Clone and jump destinations of each piece of the side to move (for hints)."""
+    dests: dict[str, dict[str, list[str]]] = {}
+    moves = board.legal_moves
+    if not moves or moves == [Move.PASS]:
+        return dests
+    for sq in iter_squares(board.pieces(board.turn)):
+        clones, jumps = board.destinations(sq)
+        if clones or jumps:
+            dests[square_name(sq)] = {
+                "clone": [square_name(t) for t in iter_squares(clones)],
+                "jump": [square_name(t) for t in iter_squares(jumps)],
+            }
+    return dests
+
+
+class Round:
+    """The live state of one game; all changes go through its methods under ``lock``."""
+
+    def __init__(
+        self,
+        hub: Rounds,
+        game_id: str,
+        options: GameOptions,
+        start_fen: str,
+        seats: dict[Color, Seat],
+        created_at: int,
+    ) -> None:
+        self.hub = hub
+        self.id = game_id
+        self.options = options
+        self.start_fen = start_fen
+        self.board = Board(start_fen, options.ruleset())
+        self.start_turn = self.board.turn
+        self.seats = seats
+        self.created_at = created_at
+        self.moves: list[str] = []
+        self.autos: list[bool] = []
+        self.status = store.STARTED
+        self.winner: Color | None = None
+        self.reason: str | None = None
+        self.score: tuple[int, int] | None = None
+        self.ended_at: int | None = None
+        self.version = 1
+        self.clock = (
+            GameClock.new(options.clock_base_ms, options.clock_inc_ms or 0)
+            if options.clock_base_ms is not None
+            else None
+        )
+        self.draw_offer: Color | None = None
+        self.rematch_offer: Color | None = None
+        self.rematch_id: str | None = None
+        self.rematch_of: str | None = None
+        self.rating_diffs: dict[Color, float] | None = None
+        self.last: dict[str, Any] | None = None
+        self.lock = asyncio.Lock()
+        self.subscribers: dict[Subscriber, Color | None] = {}
+        #: When each human side's last connection went away (``None``: connected).
+        self.disconnected_since: dict[Color, int | None] = {
+            color: created_at if seats[color].ai is None else None for color in COLORS
+        }
+        #: After a restart, the side to move whose clock waits for it to come back.
+        self.waiting_for: Color | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- reading ----------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        return self.status == store.STARTED
+
+    @property
+    def abortable(self) -> bool:
+        return self.live and len(self.moves) < 2
+
+    def color_of(self, user_id: int) -> Color | None:
+        for color in COLORS:
+            if self.seats[color].user_id == user_id:
+                return color
+        return None
+
+    def player_color(self, user_id: int) -> Color:
+        """The colour ``user_id`` plays, or ``not-a-player`` for a spectator."""
+        color = self.color_of(user_id)
+        if color is None:
+            raise ClubError(
+                "not-a-player", "you are watching this game: spectators cannot act", 403
+            )
+        return color
+
+    def spectator_count(self) -> int:
+        return sum(1 for color in self.subscribers.values() if color is None)
+
+    def online(self) -> dict[str, bool]:
+        return {
+            color.char: self.seats[color].ai is not None or self.disconnected_since[color] is None
+            for color in COLORS
+        }
+
+    def claim_at(self) -> int | None:
+        """When the connected player may claim the game of a disconnected opponent."""
+        if not self.live or self.abortable:
+            return None
+        for color in COLORS:
+            since = self.disconnected_since[color]
+            other = color.other
+            if (
+                since is not None
+                and self.seats[other].ai is None
+                and self.disconnected_since[other] is None
+            ):
+                return since + int(self.hub.settings.disconnect_grace_s * 1000)
+        return None
+
+    def result_json(self) -> dict[str, Any] | None:
+        if self.reason is None:
+            return None
+        return {
+            "winner": self.winner.char if self.winner is not None else None,
+            "reason": self.reason,
+            "score": list(self.score) if self.score else None,
+            "rating_diff": (
+                {c.char: round(d, 1) for c, d in self.rating_diffs.items()}
+                if self.rating_diffs
+                else None
+            ),
+        }
+
+    def players_json(self) -> dict[str, Any]:
+        online = self.online()
+        return {
+            color.char: {**self.seats[color].to_json(), "online": online[color.char]}
+            for color in COLORS
+        }
+
+    def summary_json(self) -> dict[str, Any]:
+        board = self.board
+        return {
+            "id": self.id,
+            "players": self.players_json(),
+            "rules": self.options.rules,
+            "blocks": self.options.blocks,
+            "clock": self.options.clock_json(),
+            "rated": self.options.rated,
+            "plies": len(self.moves),
+            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+            "spectators": self.spectator_count(),
+        }
+
+    def state_json(self, now: int | None = None) -> dict[str, Any]:
+        """The full state message (without the per-connection ``you``)."""
+        now = now_ms() if now is None else now
+        board = self.board
+        return {
+            "t": "state",
+            "game": self.id,
+            "v": self.version,
+            "status": self.status,
+            "rules": self.options.rules,
+            "blocks": self.options.blocks,
+            "width": board.width,
+            "height": board.height,
+            "rated": self.options.rated,
+            "clock": self.options.clock_json(),
+            "players": self.players_json(),
+            "fen": board.fen(),
+            "cells": cells_of(board),
+            "turn": board.turn.char,
+            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+            "moves": list(self.moves),
+            "last": self.last,
+            "dests": dests_of(board) if self.live else {},
+            "clocks": self.clock.to_json(now) if self.clock is not None else None,
+            "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
+            "abortable": self.abortable,
+            "claim_at": self.claim_at(),
+            "rematch_offer": self.rematch_offer.char if self.rematch_offer is not None else None,
+            "rematch": self.rematch_id,
+            "result": self.result_json(),
+            "spectators": self.spectator_count(),
+        }
+
+    # -- subscribers ----------------------------------------------------------------------
+
+    def _frame(self, base: str, color: Color | None) -> str:
+        # The state is serialised once per change; only "you" differs per connection.
+        you = json.dumps(color.char if color is not None else None)
+        return f'{base[:-1]},"you":{you}}}'
+
+    def subscribe(self, sub: Subscriber) -> str:
+        """Add a connection; returns the state message for it."""
+        color = self.color_of(sub.user_id)
+        was_online = color is not None and self.disconnected_since[color] is None
+        self.subscribers[sub] = color
+        if color is not None and not was_online:
+            self.disconnected_since[color] = None
+        if color is not None and color is self.waiting_for and self.clock is not None:
+            # Back after a restart: the clock starts again now. (Not stored: a
+            # crash before the next move restores the same time left.)
+            self.waiting_for = None
+            self.clock.start(color, now_ms())
+            self.version += 1
+            self._arm_flag_timer()
+            self.broadcast()
+            return self._frame(json.dumps(self.state_json()), color)
+        frame = self._frame(json.dumps(self.state_json()), color)
+        self._broadcast_presence(exclude=sub)
+        return frame
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        if sub not in self.subscribers:
+            return
+        color = self.subscribers.pop(sub)
+        if color is not None and color not in self.subscribers.values():
+            self.disconnected_since[color] = now_ms()
+        self._broadcast_presence()
+
+    def _broadcast_presence(self, exclude: Subscriber | None = None) -> None:
+        text = json.dumps(
+            {
+                "t": "presence",
+                "game": self.id,
+                "spectators": self.spectator_count(),
+                "online": self.online(),
+                "claim_at": self.claim_at(),
+            }
+        )
+        for sub in list(self.subscribers):
+            if sub is not exclude:
+                sub.send_text(text)
+
+    def broadcast(self) -> None:
+        base = json.dumps(self.state_json())
+        for sub, color in list(self.subscribers.items()):
+            sub.send_text(self._frame(base, color))
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def _fields(self) -> dict[str, Any]:
+        clock = self.clock
+        return {
+            "status": self.status,
+            "winner": self.winner.char if self.winner is not None else None,
+            "reason": self.reason,
+            "score_x": self.score[0] if self.score else None,
+            "score_o": self.score[1] if self.score else None,
+            "plies": len(self.moves),
+            "version": self.version,
+            "x_ms": clock.remaining[Color.X] if clock else None,
+            "o_ms": clock.remaining[Color.O] if clock else None,
+            "turn_started_at": clock.started_at if clock and clock.running is not None else None,
+            "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
+            "rematch_offer": self.rematch_offer.char if self.rematch_offer is not None else None,
+            "rematch_id": self.rematch_id,
+            "ended_at": self.ended_at,
+        }
+
+    _SNAPSHOT = (
+        "status",
+        "winner",
+        "reason",
+        "score",
+        "ended_at",
+        "version",
+        "draw_offer",
+        "rematch_offer",
+        "rematch_id",
+        "rating_diffs",
+        "last",
+    )
+
+    async def _commit(self, now: int, mutate: Callable[[], list[dict[str, Any]]]) -> None:
+        """Apply ``mutate`` (which returns the new move rows), store it, or undo it all."""
+        saved = {name: getattr(self, name) for name in self._SNAPSHOT}
+        saved_plies = len(self.moves)
+        saved_clock = (
+            (dict(self.clock.remaining), self.clock.running, self.clock.started_at)
+            if self.clock
+            else None
+        )
+        was_live = self.live
+        try:
+            rows = mutate()
+            self.version += 1
+            rate = None
+            if self.status == store.FINISHED and self.options.rated:
+                x_id, o_id = self.seats[Color.X].user_id, self.seats[Color.O].user_id
+                if x_id is not None and o_id is not None:
+                    x_score = 0.5 if self.winner is None else float(self.winner is Color.X)
+                    rate = (x_id, o_id, x_score)
+            change = await store.save_progress(
+                self.hub.db, self.id, self._fields(), rows, rate=rate, now=now
+            )
+        except Exception:
+            # Not on cancellation: a write in flight is shielded and may land.
+            for name, value in saved.items():
+                setattr(self, name, value)
+            while len(self.moves) > saved_plies:
+                self.moves.pop()
+                self.autos.pop()
+                self.board.pop()
+            if self.clock and saved_clock:
+                self.clock.remaining, self.clock.running, self.clock.started_at = (
+                    dict(saved_clock[0]),
+                    saved_clock[1],
+                    saved_clock[2],
+                )
+            raise
+        if change is not None:
+            self.rating_diffs = {Color.X: change.x_diff, Color.O: change.o_diff}
+            self.seats = {
+                Color.X: _with_rating(self.seats[Color.X], change.x),
+                Color.O: _with_rating(self.seats[Color.O], change.o),
+            }
+        self.broadcast()
+        self._arm_flag_timer()
+        self._maybe_ai()
+        if was_live and not self.live:
+            self.hub.finished(self)
+
+    # -- clock ------------------------------------------------------------------------
+
+    def _arm_flag_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        clock = self.clock
+        if not self.live or clock is None or clock.running is None:
+            return
+        delay = clock.time_left(clock.running, now_ms()) / 1000 + 0.01
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._on_flag_timer)
+
+    def _on_flag_timer(self) -> None:
+        self._timer = None
+        self._spawn(self._flag_check())
+
+    async def _flag_check(self) -> None:
+        async with self.lock:
+            now = now_ms()
+            if self.live and self.clock is not None:
+                flagged = self.clock.flagged(now)
+                if flagged is not None:
+                    await self._commit(now, lambda: self._finish(now, flagged.other, "timeout"))
+                else:
+                    self._arm_flag_timer()
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("game %s: background task failed", self.id, exc_info=task.exception())
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+    # -- the game ------------------------------------------------------------------------
+
+    def _finish(
+        self, now: int, winner: Color | None, reason: str, *, status: str = store.FINISHED
+    ) -> list[dict[str, Any]]:
+        if self.clock is not None:
+            self.clock.stop(now)
+        self.status = status
+        self.winner = winner
+        self.reason = reason
+        board = self.board
+        self.score = (board.count(Color.X), board.count(Color.O))
+        self.ended_at = now
+        self.draw_offer = None
+        return []
+
+    def _push(self, move: Move, color: Color, now: int, *, auto: bool) -> dict[str, Any]:
+        board = self.board
+        before = board.pieces(color.other)
+        board.push(move)
+        self.moves.append(move.uci())
+        self.autos.append(auto)
+        flipped = before & board.pieces(color)
+        self.last = {
+            "move": move.uci(),
+            "by": color.char,
+            "flipped": [square_name(sq) for sq in iter_squares(flipped)],
+            "auto": auto,
+        }
+        clock = self.clock
+        return {
+            "ply": len(self.moves) - 1,
+            "uci": move.uci(),
+            "color": color.char,
+            "auto": auto,
+            "x_ms": clock.time_left(Color.X, now) if clock else None,
+            "o_ms": clock.time_left(Color.O, now) if clock else None,
+            "played_at": now,
+        }
+
+    def _apply(self, color: Color, move: Move, now: int) -> list[dict[str, Any]]:
+        clock = self.clock
+        if clock is not None:
+            clock.moved(color, now, charge=clock.running is color)
+        rows = [self._push(move, color, now, auto=False)]
+        if self.draw_offer is color.other:
+            self.draw_offer = None  # moving declines the opponent's offer
+        board = self.board
+        # Forced passes are played by the server at once; they cost no time.
+        while board.legal_moves == [Move.PASS]:
+            rows.append(self._push(Move.PASS, board.turn, now, auto=True))
+        outcome = board.outcome()
+        if outcome is not None:
+            self._finish(now, outcome.winner, reason_of(outcome.termination))
+            self.score = outcome.score
+        elif clock is not None and len(self.moves) >= 2:
+            # Clocks start once both sides have made their first move.
+            clock.start(board.turn, now)
+        return rows
+
+    async def play(self, color: Color, text: Any, ply: Any) -> int:
+        """Play ``text`` for ``color`` as move number ``ply``; returns the new version."""
+        if not isinstance(text, str) or len(text) > 8:
+            raise ClubError("invalid-move", f"a move is text like 'b2' or 'a1a3', not {text!r}")
+        if isinstance(ply, bool) or not isinstance(ply, int):
+            raise ClubError("bad-field", f"ply must be the move's index, not {ply!r}")
+        try:
+            move = Move.from_uci(text)
+        except AtaxxError as exc:
+            raise ClubError("invalid-move", str(exc)) from None
+        async with self.lock:
+            if ply < len(self.moves) and ply >= 0:
+                # A resend of an acknowledged move (after a reconnect): ack it again.
+                if (
+                    self.moves[ply] == move.uci()
+                    and not self.autos[ply]
+                    and self._mover_at(ply) is color
+                ):
+                    return self.version
+                raise ClubError("stale", f"move {ply} has been played already: resync", 409)
+            if not self.live:
+                raise ClubError("game-over", "the game is over", 409)
+            if self.board.turn is not color:
+                raise ClubError("not-your-turn", "it is not your turn", 409)
+            if ply != len(self.moves):
+                raise ClubError(
+                    "stale", f"the game is at move {len(self.moves)}, not {ply}: resync", 409
+                )
+            now = now_ms()
+            if self.clock is not None and self.clock.flagged(now) is color:
+                await self._commit(now, lambda: self._finish(now, color.other, "timeout"))
+                raise ClubError("game-over", "your time ran out", 409)
+            if move.is_pass or not self.board.is_legal(move):
+                try:
+                    self.board.copy().push(move)
+                except IllegalMoveError as exc:
+                    raise ClubError("illegal-move", str(exc)) from None
+                raise ClubError("illegal-move", f"{move.uci()} is not legal here")
+            await self._commit(now, lambda: self._apply(color, move, now))
+            return self.version
+
+    def _mover_at(self, ply: int) -> Color:
+        # Every ply, passes included, hands the turn to the other side.
+        return Color((self.start_turn + ply) % 2)
+
+    async def resign(self, color: Color) -> int:
+        async with self.lock:
+            self._require_live()
+            now = now_ms()
+            await self._commit(now, lambda: self._finish(now, color.other, "resign"))
+            return self.version
+
+    async def abort(self, color: Color) -> int:
+        async with self.lock:
+            self._require_live()
+            if not self.abortable:
+                raise ClubError(
+                    "not-allowed", "a game can be aborted only before both sides have moved", 409
+                )
+            now = now_ms()
+            await self._commit(
+                now, lambda: self._finish(now, None, "aborted", status=store.ABORTED)
+            )
+            return self.version
+
+    async def draw(self, color: Color) -> int:
+        """Offer a draw, or accept the opponent's offer."""
+        async with self.lock:
+            self._require_live()
+            if self.seats[color.other].ai is not None:
+                raise ClubError("not-allowed", "the computer does not accept draws", 409)
+            if self.draw_offer is color:
+                return self.version
+            now = now_ms()
+            if self.draw_offer is color.other:
+                await self._commit(now, lambda: self._finish(now, None, "agreement"))
+            else:
+                await self._commit(now, lambda: self._set("draw_offer", color))
+            return self.version
+
+    async def draw_decline(self, color: Color) -> int:
+        async with self.lock:
+            self._require_live()
+            if self.draw_offer is not color.other:
+                raise ClubError("not-allowed", "there is no draw offer to decline", 409)
+            await self._commit(now_ms(), lambda: self._set("draw_offer", None))
+            return self.version
+
+    async def claim(self, color: Color) -> int:
+        async with self.lock:
+            self._require_live()
+            claim_at = self.claim_at()
+            other = color.other
+            if claim_at is None or self.disconnected_since[other] is None or now_ms() < claim_at:
+                raise ClubError(
+                    "not-allowed",
+                    "you can claim the game only when your opponent has been away"
+                    f" for {self.hub.settings.disconnect_grace_s:.0f} seconds",
+                    409,
+                )
+            now = now_ms()
+            await self._commit(now, lambda: self._finish(now, color, "abandon"))
+            return self.version
+
+    async def rematch(self, color: Color) -> int:
+        """Offer a rematch, or accept the opponent's offer (then the new game starts)."""
+        async with self.lock:
+            if self.live:
+                raise ClubError("not-allowed", "the game is still going on", 409)
+            if self.rematch_id is not None:
+                return self.version
+            if self.rematch_offer is color:
+                return self.version
+            now = now_ms()
+            if self.seats[color.other].ai is not None or self.rematch_offer is color.other:
+                game = await self.hub.create(
+                    self.options,
+                    {Color.X: self.seats[Color.O], Color.O: self.seats[Color.X]},
+                    rematch_of=self.id,
+                )
+                await self._commit(now, lambda: self._set("rematch_id", game.id))
+                for seat in self.seats.values():
+                    if seat.user_id is not None:
+                        self.hub.notify(seat.user_id, {"t": "start", "game": game.id})
+            else:
+                await self._commit(now, lambda: self._set("rematch_offer", color))
+            return self.version
+
+    async def rematch_decline(self, color: Color) -> int:
+        async with self.lock:
+            if self.rematch_offer is not color.other:
+                raise ClubError("not-allowed", "there is no rematch offer to decline", 409)
+            await self._commit(now_ms(), lambda: self._set("rematch_offer", None))
+            return self.version
+
+    def _set(self, name: str, value: Any) -> list[dict[str, Any]]:
+        setattr(self, name, value)
+        return []
+
+    def _require_live(self) -> None:
+        if not self.live:
+            raise ClubError("game-over", "the game is over", 409)
+
+    # -- the computer ------------------------------------------------------------------------
+
+    def _maybe_ai(self) -> None:
+        if self.live and self.seats[self.board.turn].ai is not None:
+            self._spawn(self._ai_turn(len(self.moves)))
+
+    async def _ai_turn(self, ply: int) -> None:
+        color = self.board.turn
+        seat = self.seats[color]
+        assert seat.ai is not None
+        settings = self.hub.settings
+        movetime = settings.ai_max_movetime_s
+        if self.clock is not None:
+            left = self.clock.time_left(color, now_ms()) / 1000
+            movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
+        args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+        try:
+            text = await self.hub.engines.choose(
+                *args, seat.ai, seed=random.getrandbits(32), movetime=movetime
+            )
+        except Exception:
+            # A level that fails must not hang the game: play the simple level instead.
+            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, seat.ai)
+            text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
+        try:
+            await self.play(color, text, ply)
+        except ClubError as exc:
+            # The game moved on meanwhile (resigned, aborted, flagged): nothing to do.
+            log.info("game %s: computer move %s dropped: %s", self.id, text, exc.message)
+
+
+def _with_rating(seat: Seat, rating: Rating) -> Seat:
+    return Seat(seat.user_id, seat.name, seat.guest, seat.ai, rating)
+
+
+class Rounds:
+    """The rounds of this process: create, find, resume, list."""
+
+    def __init__(self, db: Database, settings: Settings, engines: EnginePool) -> None:
+        self.db = db
+        self.settings = settings
+        self.engines = engines
+        self.rounds: dict[str, Round] = {}
+        self._loading: dict[str, asyncio.Future[Round | None]] = {}
+        self.notify: Notify = lambda user_id, message: None
+        #: Called when the set of live games changes (for the lobby's counts).
+        self.on_change: Callable[[], None] = lambda: None
+
+    async def create(
+        self, options: GameOptions, seats: dict[Color, Seat], *, rematch_of: str | None = None
+    ) -> Round:
+        now = now_ms()
+        start_fen = options.start_fen()
+        game_id = new_id()
+        rnd = Round(self, game_id, options, start_fen, seats, now)
+        rnd.rematch_of = rematch_of
+        x, o = seats[Color.X], seats[Color.O]
+        await store.insert_game(
+            self.db,
+            {
+                "id": game_id,
+                "rules": options.rules,
+                "blocks": options.blocks,
+                "start_fen": start_fen,
+                "clock_base_ms": options.clock_base_ms,
+                "clock_inc_ms": options.clock_inc_ms,
+                "rated": options.rated,
+                "x_user_id": x.user_id,
+                "o_user_id": o.user_id,
+                "x_ai": x.ai,
+                "o_ai": o.ai,
+                "x_rating": x.rating.rating if x.rating and options.rated else None,
+                "o_rating": o.rating.rating if o.rating and options.rated else None,
+                "rematch_of": rematch_of,
+                "created_at": now,
+                **rnd._fields(),
+            },
+        )
+        self.rounds[game_id] = rnd
+        rnd._maybe_ai()
+        self.on_change()
+        return rnd
+
+    async def get(self, game_id: Any) -> Round:
+        """The round of ``game_id`` (loaded from the store if needed) or ``no-such-game``."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
+            raise ClubError("no-such-game", f"no game {game_id!r}", 404)
+        rnd = self.rounds.get(game_id)
+        if rnd is not None:
+            return rnd
+        pending = self._loading.get(game_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = pending
+            try:
+                loaded = await self._load(game_id)
+                pending.set_result(loaded)
+            except BaseException as exc:
+                pending.set_exception(exc)
+                raise
+            finally:
+                del self._loading[game_id]
+        found = await asyncio.shield(pending)
+        if found is None:
+            raise ClubError("no-such-game", f"no game {game_id!r}", 404)
+        return found
+
+    async def _load(self, game_id: str) -> Round | None:
+        loaded = await store.load_game(self.db, game_id)
+        if loaded is None:
+            return None
+        game, moves = loaded
+        users = await store.users_by_id(
+            self.db, [uid for uid in (game.x_user_id, game.o_user_id) if uid is not None]
+        )
+        rnd = self._rebuild(game, moves, users)
+        if rnd.live:
+            await self._resume(rnd)
+        else:
+            self.finished(rnd)
+        self.rounds[game_id] = rnd
+        return rnd
+
+    def _rebuild(self, game: Game, moves: list[MoveRow], users: dict[int, User]) -> Round:
+        def seat(user_id: int | None, ai: str | None) -> Seat:
+            if ai is not None:
+                return Seat.computer(ai)
+            user = users.get(user_id) if user_id is not None else None
+            return Seat.of_user(user) if user is not None else Seat(user_id, "?")
+
+        options = GameOptions(
+            game.rules, game.blocks, game.clock_base_ms, game.clock_inc_ms, "random", game.rated
+        )
+        seats = {Color.X: seat(game.x_user_id, game.x_ai), Color.O: seat(game.o_user_id, game.o_ai)}
+        rnd = Round(self, game.id, options, game.start_fen, seats, game.created_at)
+        for row in moves:
+            rnd.board.push(Move.from_uci(row.uci))
+            rnd.moves.append(row.uci)
+            rnd.autos.append(row.auto)
+        rnd.status = game.status
+        rnd.winner = Color.X if game.winner == "x" else Color.O if game.winner == "o" else None
+        rnd.reason = game.reason
+        rnd.score = (
+            (game.score_x, game.score_o)
+            if game.score_x is not None and game.score_o is not None
+            else None
+        )
+        rnd.ended_at = game.ended_at
+        rnd.version = game.version
+        rnd.draw_offer = (
+            Color.X if game.draw_offer == "x" else Color.O if game.draw_offer == "o" else None
+        )
+        rnd.rematch_offer = (
+            Color.X if game.rematch_offer == "x" else Color.O if game.rematch_offer == "o" else None
+        )
+        rnd.rematch_id = game.rematch_id
+        rnd.rematch_of = game.rematch_of
+        if game.x_rating_diff is not None and game.o_rating_diff is not None:
+            rnd.rating_diffs = {Color.X: game.x_rating_diff, Color.O: game.o_rating_diff}
+        if rnd.clock is not None and game.x_ms is not None and game.o_ms is not None:
+            rnd.clock.remaining = {Color.X: game.x_ms, Color.O: game.o_ms}
+        if moves:
+            last = moves[-1]
+            rnd.last = {"move": last.uci, "by": last.color, "flipped": [], "auto": last.auto}
+        return rnd
+
+    async def _resume(self, rnd: Round) -> None:
+        """A game in progress found in the store (after a restart): set it going again.
+
+        The side to move gets back the time of the outage: its clock has what
+        it had when its turn began, and starts again when that player is back
+        (the computer at once). Players get a fresh grace period.
+        """
+        now = now_ms()
+        turn = rnd.board.turn
+        if rnd.clock is not None and len(rnd.moves) >= 2:
+            if rnd.seats[turn].ai is None:
+                rnd.waiting_for = turn
+            else:
+                rnd.clock.start(turn, now)
+        for color in COLORS:
+            if rnd.seats[color].ai is None:
+                rnd.disconnected_since[color] = now
+        async with rnd.lock:
+            await rnd._commit(now, list)
+
+    async def resume_all(self) -> int:
+        """Load every game in progress (at start-up); returns how many."""
+        ids = await store.started_game_ids(self.db)
+        for game_id in ids:
+            try:
+                await self.get(game_id)
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+        return len(ids)
+
+    def finished(self, rnd: Round) -> None:
+        """A round has ended: forget it after a while (the store keeps it)."""
+        self.on_change()
+        loop = asyncio.get_running_loop()
+        loop.call_later(KEEP_FINISHED_S, self._evict, rnd.id)
+
+    def _evict(self, game_id: str) -> None:
+        rnd = self.rounds.get(game_id)
+        if rnd is not None and not rnd.live and not rnd.subscribers:
+            rnd.close()
+            del self.rounds[game_id]
+
+    def live_rounds(self) -> list[Round]:
+        return [rnd for rnd in self.rounds.values() if rnd.live]
+
+    def close(self) -> None:
+        for rnd in self.rounds.values():
+            rnd.close()

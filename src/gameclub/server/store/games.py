@@ -1,0 +1,262 @@
+"""Repository of games: creation, every move as it is played, results and ratings, queries.
+
+Each function is one transaction. Moves go in with the game row's new state
+in the same transaction, so after a crash the stored game is exactly the
+last acknowledged one; ``(game_id, ply)`` being the primary key of a move
+makes applying a move twice impossible even across processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from gameclub.server.ratings import Rating, rate_game
+from gameclub.server.store.db import Database
+from gameclub.server.store.models import Game, MoveRow, RatingHistory, User
+
+FINISHED = "finished"
+STARTED = "started"
+ABORTED = "aborted"
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    x: Rating
+    o: Rating
+    x_diff: float
+    o_diff: float
+
+
+async def insert_game(db: Database, fields: dict[str, Any]) -> None:
+    async def work(session: AsyncSession) -> None:
+        await session.execute(insert(Game).values(**fields))
+
+    await db.commit_soon(work)
+
+
+async def save_progress(
+    db: Database,
+    game_id: str,
+    fields: dict[str, Any],
+    moves: Sequence[dict[str, Any]] = (),
+    *,
+    rate: tuple[int, int, float] | None = None,
+    now: int = 0,
+) -> RatingChange | None:
+    """Store new moves and the game's new state; rate the game if ``rate`` is given.
+
+    ``rate`` is ``(x_user_id, o_user_id, x_score)``: both players' ratings are
+    read, updated and written inside this transaction.
+    """
+
+    async def work(session: AsyncSession) -> RatingChange | None:
+        return await _save(session, game_id, fields, moves, rate, now)
+
+    return await db.commit_soon(work)
+
+
+async def _save(
+    session: AsyncSession,
+    game_id: str,
+    fields: dict[str, Any],
+    moves: Sequence[dict[str, Any]],
+    rate: tuple[int, int, float] | None,
+    now: int,
+) -> RatingChange | None:
+    change: RatingChange | None = None
+    if moves:
+        await session.execute(insert(MoveRow), [{"game_id": game_id, **move} for move in moves])
+    if rate is not None:
+        x_id, o_id, x_score = rate
+        users = {
+            user.id: user
+            for user in (
+                await session.execute(
+                    select(User).where(User.id.in_((x_id, o_id))).with_for_update()
+                )
+            ).scalars()
+        }
+        x_user, o_user = users[x_id], users[o_id]
+        before_x = Rating(x_user.rating, x_user.rd, x_user.volatility)
+        before_o = Rating(o_user.rating, o_user.rd, o_user.volatility)
+        after_x, after_o = rate_game(before_x, before_o, x_score)
+        for user, after in ((x_user, after_x), (o_user, after_o)):
+            user.rating, user.rd, user.volatility = after.rating, after.rd, after.volatility
+            user.rated_games += 1
+            session.add(
+                RatingHistory(
+                    user_id=user.id,
+                    game_id=game_id,
+                    rating=after.rating,
+                    rd=after.rd,
+                    volatility=after.volatility,
+                    at=now,
+                )
+            )
+        change = RatingChange(
+            after_x, after_o, after_x.rating - before_x.rating, after_o.rating - before_o.rating
+        )
+        fields = {**fields, "x_rating_diff": change.x_diff, "o_rating_diff": change.o_diff}
+    await session.execute(update(Game).where(Game.id == game_id).values(**fields))
+    return change
+
+
+async def load_game(db: Database, game_id: str) -> tuple[Game, list[MoveRow]] | None:
+    async with db.read() as session:
+        game = await session.get(Game, game_id)
+        if game is None:
+            return None
+        moves = list(
+            (
+                await session.execute(
+                    select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+                )
+            ).scalars()
+        )
+    return game, moves
+
+
+async def started_game_ids(db: Database) -> list[str]:
+    async with db.read() as session:
+        return list(
+            (await session.execute(select(Game.id).where(Game.status == STARTED))).scalars()
+        )
+
+
+async def users_by_id(db: Database, ids: Sequence[int]) -> dict[int, User]:
+    if not ids:
+        return {}
+    async with db.read() as session:
+        rows = (await session.execute(select(User).where(User.id.in_(set(ids))))).scalars()
+        return {user.id: user for user in rows}
+
+
+async def user_by_name(db: Database, name: str) -> User | None:
+    async with db.read() as session:
+        return (
+            await session.execute(select(User).where(User.name_key == name.lower()))
+        ).scalar_one_or_none()
+
+
+async def games_of_user(
+    db: Database, user_id: int, *, offset: int = 0, limit: int = 20
+) -> tuple[list[Game], int]:
+    """Finished games of a user, newest first, and how many there are."""
+    where = and_(or_(Game.x_user_id == user_id, Game.o_user_id == user_id), Game.status == FINISHED)
+    async with db.read() as session:
+        total = int((await session.execute(select(func.count()).where(where))).scalar_one())
+        games = list(
+            (
+                await session.execute(
+                    select(Game)
+                    .where(where)
+                    .order_by(Game.created_at.desc(), Game.id)
+                    .offset(offset)
+                    .limit(limit)
+                )
+            ).scalars()
+        )
+    return games, total
+
+
+async def active_game_ids_of_user(db: Database, user_id: int) -> list[str]:
+    async with db.read() as session:
+        return list(
+            (
+                await session.execute(
+                    select(Game.id)
+                    .where(
+                        or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
+                        Game.status == STARTED,
+                    )
+                    .order_by(Game.created_at.desc())
+                )
+            ).scalars()
+        )
+
+
+@dataclass
+class Tally:
+    win: int = 0
+    loss: int = 0
+    draw: int = 0
+
+    def add(self, score: float) -> None:
+        if score == 1.0:
+            self.win += 1
+        elif score == 0.0:
+            self.loss += 1
+        else:
+            self.draw += 1
+
+    def to_json(self) -> dict[str, int]:
+        return {"win": self.win, "loss": self.loss, "draw": self.draw}
+
+
+async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
+    """Wins, losses and draws overall, per computer level and per human opponent."""
+    async with db.read() as session:
+        rows = (
+            await session.execute(
+                select(Game.x_user_id, Game.o_user_id, Game.x_ai, Game.o_ai, Game.winner).where(
+                    or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
+                    Game.status == FINISHED,
+                )
+            )
+        ).all()
+    overall = Tally()
+    per_level: dict[str, Tally] = {}
+    per_opponent: dict[int, Tally] = {}
+    for x_id, o_id, x_ai, o_ai, winner in rows:
+        mine = "x" if x_id == user_id else "o"
+        score = 0.5 if winner is None else (1.0 if winner == mine else 0.0)
+        overall.add(score)
+        their_ai = o_ai if mine == "x" else x_ai
+        their_id = o_id if mine == "x" else x_id
+        if their_ai is not None:
+            per_level.setdefault(their_ai, Tally()).add(score)
+        elif their_id is not None:
+            per_opponent.setdefault(their_id, Tally()).add(score)
+    names = await users_by_id(db, list(per_opponent))
+    ranked = sorted(
+        ((names[uid].name, tally) for uid, tally in per_opponent.items() if uid in names),
+        key=lambda pair: (-(pair[1].win + pair[1].loss + pair[1].draw), pair[0]),
+    )
+    opponents = [{"name": name, **tally.to_json()} for name, tally in ranked]
+    return {
+        "overall": overall.to_json(),
+        "ai": {level: tally.to_json() for level, tally in sorted(per_level.items())},
+        "opponents": opponents,
+    }
+
+
+async def rating_history(db: Database, user_id: int) -> list[RatingHistory]:
+    async with db.read() as session:
+        return list(
+            (
+                await session.execute(
+                    select(RatingHistory)
+                    .where(RatingHistory.user_id == user_id)
+                    .order_by(RatingHistory.at, RatingHistory.id)
+                )
+            ).scalars()
+        )
+
+
+async def leaderboard(db: Database, limit: int = 100) -> list[User]:
+    async with db.read() as session:
+        return list(
+            (
+                await session.execute(
+                    select(User)
+                    .where(User.guest.is_(False), User.rated_games > 0)
+                    .order_by(User.rating.desc(), User.id)
+                    .limit(limit)
+                )
+            ).scalars()
+        )

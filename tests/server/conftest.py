@@ -1,0 +1,226 @@
+"""Fixtures for the club's tests: the real app on SQLite and on PostgreSQL, browsers, sockets.
+
+Every test that takes ``club`` runs twice: on a fresh SQLite file and on a
+fresh PostgreSQL schema inside a database created for this test session
+(``gameclub_test_<random>``, dropped at the end). When PostgreSQL cannot be
+reached, the PostgreSQL pass is skipped with a message saying so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import secrets
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import anyio
+import psycopg
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gameclub.server.app import create_app
+from gameclub.server.settings import Settings
+
+PG_ADMIN_URL = os.environ.get("GAMECLUB_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+# Cheap hashing keeps the tests fast; production uses argon2-cffi's defaults.
+TEST_SETTINGS = Settings(
+    argon2_time_cost=1, argon2_memory_kib=1024, argon2_parallelism=1, ai_workers=1
+)
+
+
+def _pg_connect(url: str) -> psycopg.Connection[Any]:
+    return psycopg.connect(url, connect_timeout=3, autocommit=True)
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for this session; its URL (without driver)."""
+    try:
+        admin = _pg_connect(PG_ADMIN_URL)
+    except psycopg.Error as exc:
+        pytest.skip(
+            f"PostgreSQL not reachable at {PG_ADMIN_URL} ({exc}); skipping the PostgreSQL pass"
+        )
+    name = f"gameclub_test_{secrets.token_hex(4)}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with _pg_connect(PG_ADMIN_URL) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/gameclub.db"
+    database: str = request.getfixturevalue("pg_database")
+    # A schema per test: as fresh as a new database, much cheaper to make.
+    schema = f"t_{secrets.token_hex(6)}"
+    with _pg_connect(database) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    return f"{database}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(scope="session")
+def ai_executor() -> Iterator[ProcessPoolExecutor]:
+    """One engine worker process for the whole session (spawning one per app is slow)."""
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    yield pool
+    pool.shutdown(cancel_futures=True)
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return replace(TEST_SETTINGS, database_url=database_url)
+
+
+class Browser:
+    """One person's browser: its own cookies, the CSRF token, helpers for the API."""
+
+    def __init__(self, client: TestClient, sockets: list[Socket] | None = None) -> None:
+        self.client = client
+        self.sockets = sockets if sockets is not None else []
+        self.first_response = self.get("/api/me")
+        me = self.first_response.json()
+        self.user: dict[str, Any] = me["user"]
+        self.csrf: str = me["csrf"]
+
+    def refresh(self) -> dict[str, Any]:
+        me = self.get("/api/me").json()
+        self.user, self.csrf = me["user"], me["csrf"]
+        return me
+
+    def get(self, path: str, **kwargs: Any) -> Any:
+        return self.client.get(path, **kwargs)
+
+    def post(self, path: str, json: Any = None, **kwargs: Any) -> Any:
+        headers = {"X-CSRF-Token": self.csrf, **kwargs.pop("headers", {})}
+        return self.client.post(path, json=json, headers=headers, **kwargs)
+
+    def delete(self, path: str, **kwargs: Any) -> Any:
+        headers = {"X-CSRF-Token": self.csrf, **kwargs.pop("headers", {})}
+        return self.client.delete(path, headers=headers, **kwargs)
+
+    def sign_up(self, name: str, password: str = "correct horse battery") -> dict[str, Any]:
+        response = self.post("/api/signup", {"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        self.user, self.csrf = body["user"], body["csrf"]
+        return body
+
+    def socket(self) -> Socket:
+        socket = Socket(self.client.websocket_connect("/ws").__enter__())
+        self.sockets.append(socket)
+        return socket
+
+
+class Socket:
+    """A WebSocket test session with timeouts, so a missing message fails instead of hanging."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.closed = False
+        self.welcome = self.receive()
+        assert self.welcome["t"] == "welcome", self.welcome
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.session.send_json(message)
+
+    def send_text(self, text: str) -> None:
+        self.session.send_text(text)
+
+    def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        import json
+
+        async def next_message() -> Any:
+            with anyio.fail_after(timeout):
+                return await self.session._send_rx.receive()
+
+        message = self.session.portal.call(next_message)
+        if message["type"] == "websocket.close":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        data: dict[str, Any] = json.loads(text if text is not None else message["bytes"])
+        return data
+
+    def expect(
+        self, predicate: Callable[[dict[str, Any]], bool], limit: int = 200, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies ``predicate``; an unexpected error fails."""
+        for _ in range(limit):
+            message = self.receive(timeout)
+            if predicate(message):
+                return message
+            assert message["t"] != "error", f"unexpected error: {message}"
+        raise AssertionError("expected message did not come")
+
+    def expect_type(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return self.expect(
+            lambda m: m["t"] == kind and all(m.get(k) == v for k, v in fields.items())
+        )
+
+    def state(self, game: str, *, min_v: int = 0) -> dict[str, Any]:
+        return self.expect(lambda m: m["t"] == "state" and m["game"] == game and m["v"] >= min_v)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.session.__exit__(None, None, None)
+
+
+class Club:
+    """The running app with helpers to open more browsers on the same event loop."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.app = client.app
+        self.sockets: list[Socket] = []
+        self.stopped = False
+
+    def browser(self) -> Browser:
+        client = TestClient(self.app, base_url="http://testserver")
+        # Share the running app's event loop (its lifespan's portal).
+        client.portal = self.client.portal
+        return Browser(client, self.sockets)
+
+    def close_sockets(self) -> None:
+        for socket in self.sockets:
+            with contextlib.suppress(Exception):
+                socket.close()
+
+    def stop(self) -> None:
+        """Close every socket and shut the app down (its lifespan ends)."""
+        if not self.stopped:
+            self.stopped = True
+            self.close_sockets()
+            self.client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def make_club(ai_executor: ProcessPoolExecutor) -> Iterator[Callable[[Settings], Club]]:
+    """Start the app with given settings; stopped (lifespan shutdown) after the test."""
+    clubs: list[Club] = []
+
+    def start(settings: Settings) -> Club:
+        client = TestClient(create_app(settings, ai_executor=ai_executor))
+        client.__enter__()
+        clubs.append(Club(client))
+        return clubs[-1]
+
+    yield start
+    for club in reversed(clubs):
+        club.stop()
+
+
+@pytest.fixture
+def club(make_club: Callable[[Settings], Club], settings: Settings) -> Club:
+    return make_club(settings)

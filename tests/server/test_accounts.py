@@ -1,0 +1,111 @@
+"""Guests, sign-up, login, logout, sessions, CSRF and rate limits over real HTTP."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gameclub.server.settings import Settings
+
+
+def test_first_visit_makes_a_guest_with_an_httponly_cookie(club):
+    browser = club.browser()
+    assert browser.user["guest"] is True
+    assert browser.user["name"].startswith("Guest-")
+    assert browser.user["rating_text"] == "1500?"
+    cookie = browser.first_response.headers["set-cookie"]
+    assert "gc_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+    # The same browser keeps its guest.
+    again = browser.get("/api/me").json()
+    assert again["user"]["id"] == browser.user["id"]
+
+
+def test_sign_up_log_out_log_in(club):
+    browser = club.browser()
+    body = browser.sign_up("ann")
+    assert body["user"]["name"] == "ann" and body["user"]["guest"] is False
+    assert browser.get("/api/me").json()["user"]["name"] == "ann"
+    out = browser.post("/api/logout").json()
+    assert out["user"]["guest"] is True
+    browser.csrf = out["csrf"]
+    response = browser.post("/api/login", {"name": "ANN", "password": "correct horse battery"})
+    assert response.status_code == 200, response.text
+    assert response.json()["user"]["name"] == "ann"
+
+
+def test_bad_sign_ups_are_refused_with_reasons(club):
+    browser = club.browser()
+    browser.sign_up("bob")
+    other = club.browser()
+    for body, code in [
+        ({"name": "Bob", "password": "long enough pw"}, "name-taken"),
+        ({"name": "b", "password": "long enough pw"}, "bad-field"),
+        ({"name": "Guest-abcd", "password": "long enough pw"}, "bad-field"),
+        ({"name": "carol", "password": "short"}, "bad-field"),
+        ({"name": 5, "password": "long enough pw"}, "bad-field"),
+    ]:
+        response = other.post("/api/signup", body)
+        assert response.json()["error"]["code"] == code, (body, response.text)
+    response = other.post(
+        "/api/signup", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400 and response.json()["error"]["code"] == "bad-json"
+    assert other.get("/api/me").json()["user"]["guest"] is True
+
+
+def test_wrong_password_and_unknown_name_look_the_same(club):
+    club.browser().sign_up("dora")
+    browser = club.browser()
+    wrong = browser.post("/api/login", {"name": "dora", "password": "not her password"})
+    unknown = browser.post("/api/login", {"name": "nobody", "password": "not her password"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()
+
+
+def test_state_changing_requests_need_the_csrf_token(club):
+    browser = club.browser()
+    response = browser.client.post(
+        "/api/signup", json={"name": "eve", "password": "long enough pw"}
+    )
+    assert response.status_code == 403 and response.json()["error"]["code"] == "csrf"
+    response = browser.post(
+        "/api/games/ai", {"level": "random"}, headers={"X-CSRF-Token": "forged"}
+    )
+    assert response.status_code == 403
+    response = browser.post(
+        "/api/games/ai", {"level": "random"}, headers={"Origin": "https://evil.example"}
+    )
+    assert response.status_code == 403
+    # Nothing was created.
+    assert browser.get("/api/me").json()["games"] == []
+
+
+def test_login_is_rate_limited(make_club, settings: Settings):
+    club = make_club(replace(settings, auth_attempts_per_minute=100, auth_failures_per_name=3))
+    club.browser().sign_up("fred")
+    browser = club.browser()
+    codes = [
+        browser.post("/api/login", {"name": "fred", "password": "wrong password!"}).status_code
+        for _ in range(4)
+    ]
+    assert codes == [401, 401, 401, 429]
+    limited = browser.post("/api/login", {"name": "fred", "password": "correct horse battery"})
+    assert limited.status_code == 429 and "Retry-After" in limited.headers
+
+
+def test_sessions_are_stored_hashed(club):
+    browser = club.browser()
+    token = browser.client.cookies["gc_session"]
+
+    async def stored() -> list[str]:
+        from sqlalchemy import select
+
+        from gameclub.server.store.models import Session
+
+        async with club.app.state.club.db.read() as db:
+            return list((await db.execute(select(Session.token_hash))).scalars())
+
+    hashes = club.client.portal.call(stored)
+    assert token not in hashes
+    import hashlib
+
+    assert hashlib.sha256(token.encode()).hexdigest() in hashes
