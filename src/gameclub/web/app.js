@@ -4,12 +4,15 @@
 // page's WebSocket, draws the header and routes paths to views. Messages that
 // matter on every page are handled here: `start` (a game of yours began: go
 // there), `invited` (a friend invites you: accept or decline), `declined`,
-// and the connection banner while the socket is reconnecting.
+// and the connection banner while the socket is reconnecting. The language
+// switcher (language.js) draws the header and the current page again in the
+// chosen language, without a reload.
 
 import { ApiError, loadMe, logout, post, session } from "./api.js";
 import { h, mount } from "./dom.js";
-import { setLocale, t } from "./i18n.js";
-import { navigate, notFound, route, start } from "./router.js";
+import { t } from "./i18n.js";
+import { applyLanguage, initialLanguage, languageSwitcher } from "./language.js";
+import { navigate, notFound, render, route, start } from "./router.js";
 import { socket } from "./socket.js";
 import { errorText, toast } from "./ui.js";
 import { loginView, signupView } from "./views/account.js";
@@ -36,6 +39,33 @@ route("/signup", signupView);
 route("/rules", rulesView);
 notFound(notFoundView);
 
+let stopDrawingWho = null;
+let routerStarted = false;
+
+/** The texts outside <main> that are not part of the header. */
+function drawStatic() {
+  document.getElementById("skip-link").textContent = t("app.skip");
+}
+
+/** The switcher's choice: new texts everywhere, in place, remembered for the next visits. */
+function changeLanguage(code) {
+  applyLanguage(code, { remember: true });
+  drawStatic();
+  drawHeader();
+  if (routerStarted) render();
+  window.dispatchEvent(new CustomEvent("localechange", { detail: code }));
+  document.getElementById("lang-select").focus();
+}
+
+function markCurrent() {
+  for (const a of document.querySelectorAll(".site-nav a")) {
+    const href = a.dataset.nav;
+    const here = href === "/" ? location.pathname === "/" : location.pathname.startsWith(href);
+    if (here) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
 function drawHeader() {
   const header = document.getElementById("site-header");
   const who = h("div", { class: "identity", id: "identity" });
@@ -47,7 +77,7 @@ function drawHeader() {
     h("ul", {}, navLinks.map(([href, text]) => h("li", {}, h("a", { href, dataset: { nav: href } }, text)))));
   mount(header,
     h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
-    nav, who);
+    nav, who, languageSwitcher(changeLanguage));
   const drawWho = () => {
     const user = session.user;
     if (!user) return mount(who);
@@ -72,16 +102,9 @@ function drawHeader() {
     }
   };
   drawWho();
-  session.onChange(drawWho);
-  const markCurrent = () => {
-    for (const a of nav.querySelectorAll("a")) {
-      const href = a.dataset.nav;
-      const here = href === "/" ? location.pathname === "/" : location.pathname.startsWith(href);
-      if (here) a.setAttribute("aria-current", "page");
-      else a.removeAttribute("aria-current");
-    }
-  };
-  window.addEventListener("routechange", markCurrent);
+  if (stopDrawingWho) stopDrawingWho();
+  stopDrawingWho = session.onChange(drawWho);
+  markCurrent();
 }
 
 function connectionBanner() {
@@ -158,15 +181,16 @@ async function loadIdentity() {
 }
 
 async function main() {
-  setLocale(navigator.language);
-  document.documentElement.lang = t("app.lang");
-  document.getElementById("skip-link").textContent = t("app.skip");
+  applyLanguage(initialLanguage());
+  drawStatic();
+  window.addEventListener("routechange", markCurrent);
   drawHeader();
   connectionBanner();
   globalMessages();
   await loadIdentity();
   document.getElementById("conn-banner").hidden = true;
   socket.connect();
+  routerStarted = true;
   start(document.getElementById("main"));
 }
 
