@@ -1,0 +1,592 @@
+"""The ``master`` search: iterative deepening over a numba PVS kernel.
+
+The kernel is one fixed-depth principal-variation search written as a loop over
+explicit per-ply stacks (numba cannot reload a cached recursive function), so it
+is compiled once to the on-disk cache and starts fast. Python drives iterative
+deepening, aspiration windows, time management and the hand-over to the exact
+endgame solver; the kernel reads a shared ``control`` array to stop at once.
+
+Search features, each kept because it pays at equal time (see docs/engine.md):
+transposition table; ordering by TT move, then flips (clones before jumps, a jump
+that leaves friendly pieces exposed later), killers and history; PVS null windows;
+late-move reductions; null-move pruning away from the endgame (zugzwang is
+common when few squares are left); aspiration windows.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from gameclub.ataxx.bitboard import (
+    CLONE_FROM,
+    MAX_MOVES,
+    PASS_MOVE,
+    SINGLES,
+    generate_moves,
+    make_move,
+    popcount,
+)
+from gameclub.ataxx.engine.evaluate import evaluate
+from gameclub.ataxx.engine.terminal import NO_MOVE, NOT_OVER, by_count, decisive_end, position_hash
+from gameclub.ataxx.engine.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_probe, tt_store
+
+if TYPE_CHECKING:
+    from gameclub.ataxx.board import Board
+    from gameclub.ataxx.engine import InfoCallback, SearchLimits, SearchResult
+
+MAX_PLY = 96
+INF = 32000
+#: a proven win ``n`` plies from the root scores ``MATE - n``.
+MATE = 30000
+MATE_BOUND = MATE - 1000
+
+# options[] switches, so that each pruning can be measured on and off.
+OPT_NULL_MOVE = 0
+OPT_LMR = 1
+# stats[] outputs.
+STAT_NODES = 0
+STAT_SELDEPTH = 1
+STAT_ABORTED = 2
+STAT_ROOT_MOVE = 3
+STAT_ROOT_SCORE = 4
+STAT_PV_LEN = 5
+N_STATS = 6
+
+# How a parent searched its current child, to decide on a re-search when it returns.
+_FULL = 0
+_NULL_WINDOW = 1
+_REDUCED = 2
+_NULL_MOVE = 3
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+
+# Null move needs enough empty squares: near the end, passing would often be best.
+_NULL_MIN_EMPTY = 14
+_LMR_MIN_DEPTH = 3
+_LMR_MIN_INDEX = 3
+
+
+@njit(inline="always", cache=True)
+def _history_index(move):
+    frm = move >> 8
+    return (64 if frm == CLONE_FROM else frm), move & 0xFF
+
+
+@njit(inline="always", cache=True)
+def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
+          s_depth, s_alpha, s_beta):
+    """Set up the child of ``ply`` reached by ``move``."""
+    us = s_us[ply]
+    them = s_them[ply]
+    clock = s_clock[ply] + 1
+    if move != PASS_MOVE:
+        if move >> 8 == CLONE_FROM:
+            clock = 0
+        us, them = make_move(us, them, move)
+    c = ply + 1
+    s_us[c] = them
+    s_them[c] = us
+    s_color[c] = 1 - s_color[ply]
+    s_clock[c] = clock
+    s_hash[c] = position_hash(them, us, 1 - s_color[ply])
+    s_depth[c] = depth
+    s_alpha[c] = alpha
+    s_beta[c] = beta
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, repetition,
+                  prior, depth0, alpha0, beta0, masks, w_open, w_end, tt_keys, tt_data,
+                  generation, killers, history, control, max_nodes, options, pv_out,
+                  stats):
+    """Search the root to ``depth0`` in the window ``(alpha0, beta0)``; return its score.
+
+    ``pv_out`` and ``stats`` receive the principal variation and the counters. When
+    ``control[0]`` becomes non-zero or ``max_nodes`` is reached the search stops and
+    sets ``stats[STAT_ABORTED]``; ``STAT_ROOT_MOVE`` then still holds the best root
+    move proven so far in this iteration (or NO_MOVE).
+    """
+    n = MAX_PLY + 2
+    s_us = np.empty(n, dtype=np.uint64)
+    s_them = np.empty(n, dtype=np.uint64)
+    s_hash = np.empty(n, dtype=np.uint64)
+    s_color = np.empty(n, dtype=np.int64)
+    s_clock = np.empty(n, dtype=np.int64)
+    s_depth = np.empty(n, dtype=np.int64)
+    s_alpha = np.empty(n, dtype=np.int64)
+    s_beta = np.empty(n, dtype=np.int64)
+    s_orig_alpha = np.empty(n, dtype=np.int64)
+    s_best = np.empty(n, dtype=np.int64)
+    s_best_move = np.empty(n, dtype=np.int64)
+    s_kind = np.empty(n, dtype=np.int64)
+    s_cur = np.empty(n, dtype=np.int64)
+    s_n = np.empty(n, dtype=np.int64)
+    s_i = np.empty(n, dtype=np.int64)
+    moves = np.empty((n, MAX_MOVES), dtype=np.int64)
+    keys = np.empty((n, MAX_MOVES), dtype=np.int64)
+    pv = np.empty((n, n), dtype=np.int64)
+    pv_len = np.zeros(n, dtype=np.int64)
+
+    s_us[0] = us0
+    s_them[0] = them0
+    s_color[0] = color0
+    s_clock[0] = clock0
+    s_hash[0] = position_hash(us0, them0, color0)
+    s_depth[0] = depth0
+    s_alpha[0] = alpha0
+    s_beta[0] = beta0
+    stats[STAT_ABORTED] = 0
+    stats[STAT_ROOT_MOVE] = NO_MOVE
+    stats[STAT_ROOT_SCORE] = -INF
+    nodes = 0
+    seldepth = 0
+    ply = 0
+    mode = _ENTER
+    ret = 0
+    while True:
+        if mode == _ENTER:
+            nodes += 1
+            if nodes > max_nodes or ((nodes & 1023) == 0 and control[0] != 0):
+                stats[STAT_ABORTED] = 1
+                nodes -= 1
+                break
+            pv_len[ply] = ply
+            if ply > seldepth:
+                seldepth = ply
+            us = s_us[ply]
+            them = s_them[ply]
+            color = s_color[ply]
+            result, _ = decisive_end(us, them, playable, color, stuck, tie_second)
+            if result != NOT_OVER:
+                ret = (MATE - ply) * result
+                mode = _RETURN
+                continue
+            clock = s_clock[ply]
+            if repetition and clock >= 4 and ply > 0:
+                h = s_hash[ply]
+                seen = False
+                back = 2
+                while back <= clock and not seen:
+                    k = ply - back
+                    if k >= 0:
+                        seen = s_hash[k] == h
+                    elif prior.size + k >= 0:
+                        seen = prior[prior.size + k] == h
+                    back += 2
+                if seen:
+                    # Under the repetition rules a repeated position ends the game by count.
+                    r = by_count(popcount(us), popcount(them), color, tie_second)
+                    ret = (MATE - ply) * r
+                    mode = _RETURN
+                    continue
+            if fifty > 0 and clock >= fifty:
+                ret = 0
+                mode = _RETURN
+                continue
+            depth = s_depth[ply]
+            if depth <= 0 or ply >= MAX_PLY:
+                ret = evaluate(us, them, playable, masks, w_open, w_end)
+                mode = _RETURN
+                continue
+            alpha = s_alpha[ply]
+            beta = s_beta[ply]
+            bound, tt_move, tt_score, tt_depth = tt_probe(tt_keys, tt_data, s_hash[ply])
+            if bound != 0 and ply > 0 and tt_depth >= depth:
+                if tt_score > MATE_BOUND:
+                    tt_score -= ply
+                elif tt_score < -MATE_BOUND:
+                    tt_score += ply
+                if (
+                    bound == BOUND_EXACT
+                    or (bound == BOUND_LOWER and tt_score >= beta)
+                    or (bound == BOUND_UPPER and tt_score <= alpha)
+                ):
+                    ret = tt_score
+                    mode = _RETURN
+                    continue
+            s_orig_alpha[ply] = alpha
+            s_best[ply] = -INF
+            s_best_move[ply] = NO_MOVE
+            s_cur[ply] = tt_move
+            empty = playable & ~(us | them)
+            if (
+                options[OPT_NULL_MOVE]
+                and ply > 0
+                and depth >= 3
+                and beta - alpha == 1
+                and abs(beta) < MATE_BOUND
+                and popcount(empty) >= _NULL_MIN_EMPTY
+                and s_kind[ply - 1] != _NULL_MOVE
+                and evaluate(us, them, playable, masks, w_open, w_end) >= beta
+            ):
+                s_kind[ply] = _NULL_MOVE
+                _push(ply, PASS_MOVE, depth - 3 - depth // 6, -beta, -beta + 1, s_us, s_them,
+                      s_color, s_clock, s_hash, s_depth, s_alpha, s_beta)
+                ply += 1
+                continue
+            mode = _NEXT
+            s_n[ply] = -1
+            continue
+
+        if mode == _NEXT:
+            if s_n[ply] < 0:
+                # Generate and score the moves (after the null move, if any, failed).
+                us = s_us[ply]
+                them = s_them[ply]
+                empty = playable & ~(us | them)
+                count = generate_moves(us, empty, moves[ply])
+                if count == 0:
+                    moves[ply, 0] = PASS_MOVE
+                    keys[ply, 0] = 0
+                    count = 1
+                else:
+                    tt_move = s_cur[ply]
+                    k0 = killers[ply, 0]
+                    k1 = killers[ply, 1]
+                    for j in range(count):
+                        m = moves[ply, j]
+                        to = m & 0xFF
+                        frm = m >> 8
+                        gain = 2 * np.int64(popcount(SINGLES[to] & them))
+                        if frm == CLONE_FROM:
+                            gain += 2
+                        else:
+                            # A jump empties its square: friendly pieces around it can be retaken.
+                            gain -= 1 + np.int64(popcount(SINGLES[frm] & us & ~SINGLES[to])) // 2
+                        hf, ht = _history_index(m)
+                        key = (gain + 20) << 24
+                        key += min(history[hf, ht], (1 << 22) - 1)
+                        if m == tt_move:
+                            key = np.int64(1) << 40
+                        elif m in (k0, k1):
+                            key += 1 << 23
+                        keys[ply, j] = key
+                s_n[ply] = count
+                s_i[ply] = 0
+            i = s_i[ply]
+            count = s_n[ply]
+            if i >= count:
+                best = s_best[ply]
+                bound = BOUND_UPPER if best <= s_orig_alpha[ply] else BOUND_EXACT
+                stored = best
+                if stored > MATE_BOUND:
+                    stored += ply
+                elif stored < -MATE_BOUND:
+                    stored -= ply
+                tt_store(tt_keys, tt_data, s_hash[ply], bound,
+                         s_best_move[ply] if bound == BOUND_EXACT else NO_MOVE,
+                         stored, s_depth[ply], generation)
+                ret = best
+                mode = _RETURN
+                continue
+            # Selection sort: cut-offs usually come early, so a full sort is wasted work.
+            top = i
+            for j in range(i + 1, count):
+                if keys[ply, j] > keys[ply, top]:
+                    top = j
+            m = moves[ply, top]
+            moves[ply, top] = moves[ply, i]
+            keys[ply, top] = keys[ply, i]
+            moves[ply, i] = m
+            s_i[ply] = i + 1
+            s_cur[ply] = m
+            depth = s_depth[ply]
+            alpha = s_alpha[ply]
+            beta = s_beta[ply]
+            child_depth = depth - 1
+            if i == 0:
+                s_kind[ply] = _FULL
+                _push(ply, m, child_depth, -beta, -alpha, s_us, s_them, s_color, s_clock,
+                      s_hash, s_depth, s_alpha, s_beta)
+            else:
+                s_kind[ply] = _NULL_WINDOW
+                if (
+                    options[OPT_LMR]
+                    and depth >= _LMR_MIN_DEPTH
+                    and i >= _LMR_MIN_INDEX
+                    and m != killers[ply, 0]
+                    and m != killers[ply, 1]
+                ):
+                    reduction = 1
+                    if i >= 10 and depth >= 5:
+                        reduction = 2
+                    child_depth -= reduction
+                    s_kind[ply] = _REDUCED
+                _push(ply, m, child_depth, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
+                      s_hash, s_depth, s_alpha, s_beta)
+            ply += 1
+            mode = _ENTER
+            continue
+
+        # mode == _RETURN: the node at ``ply`` has the value ``ret``.
+        if ply == 0:
+            break
+        ply -= 1
+        v = -ret
+        kind = s_kind[ply]
+        if kind == _NULL_MOVE:
+            if v >= s_beta[ply]:
+                ret = v if v < MATE_BOUND else s_beta[ply]
+                continue
+            mode = _NEXT
+            s_n[ply] = -1
+            continue
+        m = s_cur[ply]
+        alpha = s_alpha[ply]
+        beta = s_beta[ply]
+        depth = s_depth[ply]
+        if kind == _REDUCED and v > alpha:
+            s_kind[ply] = _NULL_WINDOW
+            _push(ply, m, depth - 1, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
+                  s_hash, s_depth, s_alpha, s_beta)
+            ply += 1
+            mode = _ENTER
+            continue
+        if kind == _NULL_WINDOW and alpha < v < beta:
+            s_kind[ply] = _FULL
+            _push(ply, m, depth - 1, -beta, -alpha, s_us, s_them, s_color, s_clock,
+                  s_hash, s_depth, s_alpha, s_beta)
+            ply += 1
+            mode = _ENTER
+            continue
+        mode = _NEXT
+        if v > s_best[ply]:
+            s_best[ply] = v
+            s_best_move[ply] = m
+            if v > alpha:
+                s_alpha[ply] = v
+                pv[ply, ply] = m
+                child_len = pv_len[ply + 1]
+                for k in range(ply + 1, child_len):
+                    pv[ply, k] = pv[ply + 1, k]
+                pv_len[ply] = max(child_len, ply + 1)
+                if ply == 0:
+                    stats[STAT_ROOT_MOVE] = m
+                    stats[STAT_ROOT_SCORE] = v
+                if v >= beta:
+                    if m != PASS_MOVE:
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        hf, ht = _history_index(m)
+                        history[hf, ht] += depth * depth
+                        if history[hf, ht] > (1 << 22):
+                            for a in range(history.shape[0]):
+                                for b in range(history.shape[1]):
+                                    history[a, b] //= 2
+                    stored = v
+                    if stored > MATE_BOUND:
+                        stored += ply
+                    elif stored < -MATE_BOUND:
+                        stored -= ply
+                    tt_store(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, stored, depth,
+                             generation)
+                    ret = v
+                    mode = _RETURN
+                    continue
+    stats[STAT_NODES] = nodes
+    stats[STAT_SELDEPTH] = seldepth
+    length = pv_len[0]
+    for k in range(length):
+        pv_out[k] = pv[0, k]
+    stats[STAT_PV_LEN] = length
+    return ret
+
+
+#: below this many empty squares the exact solver is tried first.
+ENDGAME_EMPTIES = 12
+#: the solver may use this share of the soft time (it is abandoned if it runs over).
+_ENDGAME_TIME_SHARE = 0.3
+#: aspiration half-window in centipawns, widened on each failure.
+_ASPIRATION = 40
+
+
+class MasterSearch:
+    """The state ``master`` keeps between moves: hash tables, killers, history, weights."""
+
+    def __init__(self, hash_mb: int = 32) -> None:
+        from gameclub.ataxx.engine.evaluate import load_weights
+        from gameclub.ataxx.engine.tt import TranspositionTable
+
+        self.tt = TranspositionTable(hash_mb)
+        self.endgame_tt = TranspositionTable(max(1, hash_mb // 2))
+        self.w_open, self.w_end = load_weights()
+        self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
+        self.history = np.zeros((65, 64), dtype=np.int64)
+        # Null move is off by default: at equal nodes it did not help (docs/engine.md).
+        self.options = np.array([0, 1], dtype=np.int64)
+        self.endgame_empties = ENDGAME_EMPTIES
+        self._masks: dict[tuple[int, int, int], np.ndarray] = {}
+
+    def new_game(self) -> None:
+        self.tt.clear()
+        self.endgame_tt.clear()
+        self.history[:] = 0
+        self.killers[:] = NO_MOVE
+
+    def warm_up(self) -> None:
+        """Load (or compile) the kernels now rather than on the first timed move."""
+        from gameclub.ataxx.board import Board
+        from gameclub.ataxx.engine import SearchLimits
+
+        self.search(Board(), SearchLimits(depth=2))
+        self.search(Board("xxx/xxo/oo1 x 0 1"), SearchLimits(depth=2))
+
+    def _class_masks(self, board: Board) -> np.ndarray:
+        from gameclub.ataxx.engine.evaluate import class_masks
+
+        key = (board.width, board.height, board.playable)
+        masks = self._masks.get(key)
+        if masks is None:
+            masks = self._masks[key] = class_masks(board.width, board.height, board.playable)
+        return masks
+
+    def search(
+        self,
+        board: Board,
+        limits: SearchLimits,
+        info: InfoCallback | None = None,
+        stop: threading.Event | None = None,
+    ) -> SearchResult:
+        from gameclub.ataxx.engine import SearchResult
+        from gameclub.ataxx.engine.endgame import solve
+        from gameclub.ataxx.engine.terminal import KernelPosition, from_kernel_move
+        from gameclub.ataxx.engine.timeman import allocate
+
+        started = time.perf_counter()
+        moves = board.legal_moves
+        if not moves:
+            raise ValueError(f"no move to search: the game is over in {board.fen()!r}")
+        empty_squares = board.empty.bit_count()
+        budget = allocate(limits, board.turn == 0, empty_squares)
+        control = np.zeros(1, dtype=np.int64)
+        done = threading.Event()
+        watchdog = threading.Thread(
+            target=_watch, args=(control, done, stop, started, budget.hard), daemon=True
+        )
+        watchdog.start()
+        try:
+            if len(moves) == 1 and limits.depth is None and not limits.infinite:
+                # Nothing to choose: answer at once and keep the clock.
+                return SearchResult(move=moves[0], depth=0, nodes=0,
+                                    time=time.perf_counter() - started, pv=[moves[0]])
+            node_limit = limits.nodes if limits.nodes is not None else (1 << 62)
+            nodes_used = 0
+            if limits.depth is None and empty_squares <= self.endgame_empties:
+                # The solver gets a share of the nodes or time; the search keeps the rest.
+                solver_nodes = node_limit // 2
+                if budget.soft is not None:
+                    # At a few million nodes a second; the solver is cheap when it works.
+                    solver_nodes = min(
+                        node_limit, int(budget.soft * _ENDGAME_TIME_SHARE * 4e6) + 20000
+                    )
+                solved = solve(board, max_nodes=solver_nodes, tt=self.endgame_tt, control=control)
+                if solved is not None and solved.move is not None:
+                    score = 100 * solved.margin + solved.result * (MATE_BOUND - 100)
+                    mate = None if solved.result == 0 else solved.result * len(solved.pv)
+                    result = SearchResult(
+                        move=solved.move, score=score, mate=mate, depth=len(solved.pv),
+                        seldepth=len(solved.pv), nodes=solved.nodes,
+                        time=time.perf_counter() - started, pv=solved.pv,
+                    )
+                    if info is not None:
+                        info(result)
+                    return result
+                control[0] = 0 if not _expired(stop, started, budget.hard) else 1
+                nodes_used += min(solver_nodes, node_limit // 2) if solved is None else solved.nodes
+
+            pos = KernelPosition.from_board(board)
+            masks = self._class_masks(board)
+            generation = self.tt.new_search()
+            self.killers[:] = NO_MOVE
+            max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
+            pv_out = np.zeros(MAX_PLY + 2, dtype=np.int64)
+            stats = np.zeros(N_STATS, dtype=np.int64)
+            best: SearchResult | None = None
+            score = 0
+            for depth in range(1, max_depth + 1):
+                delta = _ASPIRATION
+                alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
+                while True:
+                    value = int(search_kernel(
+                        np.uint64(pos.us), np.uint64(pos.them), np.uint64(pos.playable),
+                        pos.color, pos.clock, pos.stuck, pos.tie_second, pos.fifty,
+                        pos.repetition, pos.prior, depth, alpha, beta, masks, self.w_open,
+                        self.w_end, self.tt.keys, self.tt.data, generation, self.killers,
+                        self.history, control, max(0, node_limit - nodes_used), self.options,
+                        pv_out, stats,
+                    ))
+                    nodes_used += int(stats[STAT_NODES])
+                    if stats[STAT_ABORTED]:
+                        break
+                    if value <= alpha:
+                        alpha = max(-INF, value - delta)
+                    elif value >= beta:
+                        beta = min(INF, value + delta)
+                    else:
+                        break
+                    delta *= 3
+                elapsed = time.perf_counter() - started
+                if stats[STAT_ABORTED]:
+                    # An unfinished iteration still proved its root move if it changed it.
+                    partial = int(stats[STAT_ROOT_MOVE])
+                    improved = best is not None and stats[STAT_ROOT_SCORE] > best.score
+                    if partial != NO_MOVE and best is not None and improved:
+                        move = from_kernel_move(partial)
+                        if move != best.move:
+                            best = SearchResult(move=move, score=int(stats[STAT_ROOT_SCORE]),
+                                                depth=best.depth, seldepth=best.seldepth,
+                                                nodes=nodes_used, time=elapsed, pv=[move])
+                    break
+                score = value
+                pv = [from_kernel_move(m) for m in pv_out[: stats[STAT_PV_LEN]]]
+                mate = None
+                if abs(score) >= MATE_BOUND:
+                    mate = (MATE - abs(score)) * (1 if score > 0 else -1)
+                best = SearchResult(
+                    move=pv[0], score=score, mate=mate, depth=depth,
+                    seldepth=int(stats[STAT_SELDEPTH]), nodes=nodes_used, time=elapsed, pv=pv,
+                )
+                if info is not None:
+                    info(best)
+                if mate is not None and abs(mate) <= depth:
+                    break
+                if nodes_used >= node_limit:
+                    break
+                if budget.soft is not None and elapsed >= budget.soft:
+                    break
+                if control[0]:
+                    break
+            if best is None:
+                # Stopped before depth 1 finished: any legal move beats none.
+                move = from_kernel_move(int(stats[STAT_ROOT_MOVE])) \
+                    if stats[STAT_ROOT_MOVE] != NO_MOVE else moves[0]
+                best = SearchResult(move=move, depth=0, nodes=nodes_used, pv=[move])
+            best.nodes = nodes_used
+            best.time = time.perf_counter() - started
+            return best
+        finally:
+            done.set()
+            watchdog.join()
+
+
+def _expired(stop: threading.Event | None, started: float, hard: float | None) -> bool:
+    if stop is not None and stop.is_set():
+        return True
+    return hard is not None and time.perf_counter() - started >= hard
+
+
+def _watch(control: np.ndarray, done: threading.Event, stop: threading.Event | None,
+           started: float, hard: float | None) -> None:
+    """Raise ``control[0]`` when the hard limit passes or ``stop`` is set."""
+    while not done.wait(0.001):
+        if _expired(stop, started, hard):
+            control[0] = 1
+            return

@@ -1,0 +1,58 @@
+"""Time management: how long ``master`` thinks about one move.
+
+Two limits come out of the clock: a *soft* one, after which no new iteration is
+started (an iteration that has begun costs about as much again as all before it),
+and a *hard* one, at which a watchdog thread stops the kernel. The hard limit
+always leaves ``overhead`` seconds on the clock for the reply to travel, so the
+engine never loses on time while its clock is above that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gameclub.ataxx.engine import SearchLimits
+
+#: seconds kept back for everything outside the search (protocol, process hops).
+DEFAULT_OVERHEAD = 0.02
+#: a move with no limit at all thinks this long.
+DEFAULT_MOVETIME = 1.0
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """Seconds from the start of the search; ``None`` means no time limit."""
+
+    soft: float | None
+    hard: float | None
+
+
+def moves_to_go(empty_squares: int) -> int:
+    """Our moves left, guessed from the empty squares: about one in two is filled by us."""
+    return max(8, min(30, empty_squares // 2 + 4))
+
+
+def allocate(
+    limits: SearchLimits, x_to_move: bool, empty_squares: int,
+    overhead: float = DEFAULT_OVERHEAD,
+) -> TimeBudget:
+    if limits.infinite:
+        return TimeBudget(None, None)
+    if limits.movetime is not None:
+        hard = max(0.001, limits.movetime - overhead)
+        return TimeBudget(hard, hard)
+    remaining = limits.wtime if x_to_move else limits.btime
+    if remaining is None:
+        if limits.depth is not None or limits.nodes is not None:
+            return TimeBudget(None, None)
+        return TimeBudget(DEFAULT_MOVETIME, DEFAULT_MOVETIME)
+    inc = limits.winc if x_to_move else limits.binc
+    mtg = limits.movestogo if limits.movestogo else moves_to_go(empty_squares)
+    usable = max(0.0, remaining - overhead)
+    base = usable / mtg + 0.9 * inc
+    # Never plan to spend more than a fraction of what is left: a long think on one
+    # move must not leave the rest of the game with nothing.
+    hard = min(3.0 * base, 0.4 * usable + inc * 0.5 if mtg > 1 else 0.9 * usable)
+    hard = max(0.001, min(hard, usable))
+    soft = max(0.0005, min(0.6 * base, hard))
+    return TimeBudget(soft, hard)

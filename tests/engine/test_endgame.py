@@ -1,0 +1,172 @@
+"""The exact solver against plain minimax on small boards, for every rule set."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
+from gameclub.ataxx.engine.endgame import WIN, solve
+
+from .conftest import outcome_value, random_board
+
+# Short move limits keep the plain minimax small while exercising the rule: with the
+# real limit of 100, a clone resets the clock and a tiny board allows 100-ply jump
+# dances that plain minimax cannot walk in a test (the solver's code path is the same).
+SHORT_FIFTY = ATAXX.replace(name="ataxx-fifty6", fifty_move_limit=6)
+FIFTY_12 = ATAXX.replace(name="ataxx-fifty12", fifty_move_limit=12)
+
+
+def reference(board: Board) -> int:
+    """Plain minimax to the end of the game, scored ``result * WIN + margin``.
+
+    Without a repetition rule a position's value depends on the clock but not on
+    the line, so it is memoised on (x, o, turn, clock). With one, a position that
+    recurs since the last clone ends the game by count (the solver's model), so
+    the line is carried along and nothing is memoised.
+    """
+    if board.rules.repetition:
+        return _reference_line(board, [])
+
+    b = board.copy()
+    color = type(board.turn)
+
+    @cache
+    def value(x: int, o: int, turn: int, clock: int) -> int:
+        b._x, b._o, b.turn, b.halfmove_clock = x, o, color(turn), clock
+        end = outcome_value(b, WIN)
+        if end is not None:
+            return end
+        best = -10 * WIN
+        for move in b.legal_moves:
+            b.push(move)
+            child = (b._x, b._o, int(b.turn), b.halfmove_clock)
+            b.pop()
+            best = max(best, -value(*child))
+            b._x, b._o, b.turn, b.halfmove_clock = x, o, color(turn), clock
+        return best
+
+    return value(board._x, board._o, int(board.turn), board.halfmove_clock)
+
+
+def _reference_line(board: Board, line: list[tuple[int, int, int]]) -> int:
+    end = outcome_value(board, WIN)
+    if end is not None:
+        return end
+    key = (board._x, board._o, int(board.turn))
+    if board.halfmove_clock >= 4 and key in line[len(line) - board.halfmove_clock:]:
+        us, them = board.count(board.turn), board.count(board.turn.other)
+        tie_win = board.rules.tie.value == "second-player"
+        if us != them:
+            result = 1 if us > them else -1
+        else:
+            result = (1 if int(board.turn) == 1 else -1) if tie_win else 0
+        return result * WIN + us - them
+    line.append(key)
+    best = -10 * WIN
+    for move in board.legal_moves:
+        board.push(move)
+        best = max(best, -_reference_line(board, line))
+        board.pop()
+    line.pop()
+    return best
+
+
+CASES = [
+    (FIFTY_12, 3, 3, 4, 6),
+    (FIFTY_12, 2, 4, 4, 0),
+    (SHORT_FIFTY, 3, 3, 5, 0),
+    (SHORT_FIFTY, 4, 4, 3, 2),
+    (SHORT_FIFTY, 2, 5, 5, 0),
+    # Under a repetition rule the plain minimax carries the line and memoises nothing,
+    # so only boards this small stay affordable (3x3 already takes minutes).
+    (SITE_2005, 2, 3, 2, 0),
+    (SITE_2005, 2, 4, 2, 0),
+    (SITE_2005, 2, 4, 3, 0),
+    (PRESSIBUS, 2, 3, 2, 0),
+    (PRESSIBUS, 2, 4, 2, 0),
+    (PRESSIBUS, 2, 4, 3, 0),
+]
+
+
+@pytest.mark.parametrize(("rules", "width", "height", "empties", "clock"), CASES,
+                         ids=[f"{c[0].name}-{c[1]}x{c[2]}-{c[3]}" for c in CASES])
+def test_solver_equals_plain_minimax(rng: random.Random, rules: RuleSet, width: int,
+                                     height: int, empties: int, clock: int) -> None:
+    for _ in range(4):
+        board = random_board(rng, width, height, empties, rules, clock=clock)
+        solved = solve(board)
+        assert solved is not None and solved.exact
+        assert solved.value == reference(board), board.fen()
+        # The best move keeps the value: the child is worth minus the root.
+        assert solved.move is not None and board.is_legal(solved.move)
+        board.push(solved.move)
+        child = solve(board)
+        assert child is not None and -child.value == solved.value
+
+
+def test_pv_is_legal_and_ends_with_the_value(rng: random.Random) -> None:
+    for rules in (FIFTY_12, SITE_2005, PRESSIBUS):
+        board = random_board(rng, 2, 4, 3, rules)
+        solved = solve(board)
+        assert solved is not None
+        replay = board.copy()
+        for move in solved.pv:
+            replay.push(move)
+        assert solved.pv
+
+
+def test_game_over_position_reports_its_outcome() -> None:
+    board = Board("xxx/xxx/xxo o 0 1")
+    solved = solve(board)
+    assert solved is not None
+    assert (solved.result, solved.margin, solved.move) == (-1, -7, None)
+
+
+def test_stuck_policies_differ() -> None:
+    # o to move has no move: it passes under ataxx, loses at once on the 2005 site.
+    fen = "xxx1/xxxx/xxxx/ooxx o 0 1"
+    ataxx = solve(Board(fen, rules=ATAXX))
+    site = solve(Board(fen, rules=SITE_2005))
+    assert ataxx is not None and site is not None
+    assert site.result == -1 and site.move is None
+    assert ataxx.move is not None and ataxx.move.is_pass
+
+
+def test_repetition_model_on_a_cycle() -> None:
+    # Each side only has jumps that can go back and forth; the first repeat ends it.
+    board = Board("x1o/o1x x 0 1", rules=SITE_2005)
+    solved = solve(board)
+    assert solved is not None
+    assert solved.value == reference(board)
+
+
+@pytest.mark.slow
+def test_solver_agrees_on_late_positions_of_real_games() -> None:
+    from gameclub.ataxx.engine import Engine
+
+    rng = random.Random(5)
+    engines = [Engine("hard", seed=1), Engine("simple", seed=2)]
+    checked = 0
+    for rules in (ATAXX, SITE_2005):
+        board = Board(rules=rules)
+        while board.outcome() is None and board.empty.bit_count() > 7:
+            board.push(engines[board.turn].search(board).move if rng.random() < 0.9
+                       else rng.choice(board.legal_moves))
+        if board.outcome() is not None:
+            continue
+        solved = solve(board)
+        assert solved is not None and solved.move is not None and solved.exact
+        # Consistency: the value is the best of the children's values.
+        values = []
+        for move in board.legal_moves:
+            board.push(move)
+            child = solve(board)
+            board.pop()
+            assert child is not None
+            values.append(-child.value)
+        assert solved.value == max(values)
+        checked += 1
+    assert checked >= 1

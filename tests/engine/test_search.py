@@ -1,0 +1,138 @@
+"""The ``master`` search: legal answers, limits, stopping, forced wins, determinism."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
+from gameclub.ataxx.engine import Engine, SearchLimits, SearchResult, choose_move
+from gameclub.ataxx.engine.timeman import allocate
+
+from .conftest import random_board
+
+
+@pytest.fixture(scope="module")
+def master() -> Engine:
+    engine = Engine("master", seed=1, hash_mb=4)
+    engine.new_game()
+    return engine
+
+
+def assert_pv_legal(board: Board, result: SearchResult) -> None:
+    assert result.pv and result.pv[0] == result.move
+    replay = board.copy()
+    for move in result.pv:
+        assert replay.is_legal(move), (board.fen(), [m.uci() for m in result.pv])
+        replay.push(move)
+
+
+@pytest.mark.parametrize("rules", [ATAXX, SITE_2005, PRESSIBUS], ids=lambda r: r.name)
+def test_never_an_illegal_move_and_the_pv_is_legal(master: Engine, rules: RuleSet,
+                                                   rng: random.Random) -> None:
+    for _ in range(12):
+        size = rng.choice((4, 5, 6, 7))
+        board = random_board(rng, size, size, rng.randrange(1, size * size - 2), rules)
+        result = master.search(board, SearchLimits(depth=rng.randrange(1, 5)))
+        assert board.is_legal(result.move)
+        assert_pv_legal(board, result)
+
+
+def test_a_game_of_legal_moves_to_the_end(master: Engine) -> None:
+    board = Board()
+    while board.outcome() is None:
+        result = master.search(board, SearchLimits(nodes=3000))
+        assert board.is_legal(result.move)
+        board.push(result.move)
+    assert board.outcome() is not None
+
+
+def test_depth_limit_is_respected(master: Engine) -> None:
+    depths: list[int] = []
+    result = master.search(Board(), SearchLimits(depth=4), info=lambda r: depths.append(r.depth))
+    assert result.depth == 4
+    assert depths == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("nodes", [1, 50, 5000, 40000])
+def test_node_limit_is_respected(master: Engine, nodes: int) -> None:
+    master.new_game()
+    result = master.search(Board(), SearchLimits(nodes=nodes))
+    assert result.nodes <= nodes
+    assert Board().is_legal(result.move)
+
+
+def test_stop_event_ends_an_infinite_search(master: Engine) -> None:
+    stop = threading.Event()
+    timer = threading.Timer(0.3, stop.set)
+    timer.start()
+    result = master.search(Board(), SearchLimits(infinite=True), stop=stop)
+    timer.join()
+    assert stop.is_set() and Board().is_legal(result.move) and result.depth >= 1
+
+
+def test_finds_a_capture_of_every_piece(master: Engine) -> None:
+    # o's two pieces both touch b2: the clone there wins at once.
+    board = Board("7/7/7/7/7/o1x4/1o2x2 x 0 1")
+    result = master.search(board, SearchLimits(depth=3))
+    assert result.mate == 1 and result.score > 0
+    board.push(result.move)
+    assert board.outcome() is not None and board.outcome().winner == 0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("rules", [ATAXX, SITE_2005], ids=lambda r: r.name)
+def test_finds_forced_wins_on_small_boards(master: Engine, rules: RuleSet,
+                                           rng: random.Random) -> None:
+    from gameclub.ataxx.engine.endgame import solve
+
+    found = 0
+    for _ in range(40):
+        board = random_board(rng, 4, 4, 4, rules)
+        solved = solve(board)
+        assert solved is not None
+        if solved.result != 1:
+            continue
+        found += 1
+        result = master.search(board, SearchLimits(movetime=0.5))
+        board.push(result.move)
+        after = solve(board)
+        assert after is not None and after.result == -1
+    assert found >= 3
+
+
+def test_search_by_depth_finds_a_forced_win(master: Engine) -> None:
+    # x wins with the clone b4 (capturing both o pieces), not by any slower line.
+    board = Board("1o3/2o2/x4/5/4x x 0 1")
+    result = master.search(board, SearchLimits(depth=5))
+    assert result.move.uci() == "b4" and result.mate == 1
+
+
+def test_master_is_deterministic_at_fixed_depth() -> None:
+    def line() -> list[str]:
+        engine = Engine("master", seed=3, hash_mb=4)
+        engine.new_game()
+        board = Board()
+        for _ in range(6):
+            board.push(engine.search(board, SearchLimits(depth=4)).move)
+        return [m.uci() for m in board.move_stack]
+
+    assert line() == line()
+
+
+def test_choose_move_with_movetime() -> None:
+    move = choose_move(Board(), "master", seed=1, movetime=0.1)
+    assert Board().is_legal(move)
+
+
+def test_time_budget_never_exceeds_the_clock() -> None:
+    for remaining in (0.005, 0.05, 0.5, 1.0, 60.0):
+        for empties in (1, 20, 45):
+            budget = allocate(SearchLimits(wtime=remaining, btime=remaining, winc=0.01,
+                                           binc=0.01), True, empties)
+            assert budget.hard is not None and budget.soft is not None
+            assert budget.soft <= budget.hard
+            assert budget.hard <= max(0.001, remaining - 0.02)
+    assert allocate(SearchLimits(movetime=0.5), False, 10).hard == pytest.approx(0.48)
+    assert allocate(SearchLimits(infinite=True), False, 10).hard is None
