@@ -13,7 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 from gameclub.ataxx import RULESETS, Board
 from gameclub.ataxx.engine import choose_move
@@ -47,6 +47,15 @@ def warm_up() -> bool:
     )
 
 
+def _warmed(future: Future[bool]) -> None:
+    if future.cancelled():
+        return
+    if future.exception() is not None:
+        log.error("warming up the engine workers failed", exc_info=future.exception())
+    else:
+        log.info("engine workers ready")
+
+
 def new_process_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
@@ -58,6 +67,28 @@ class EnginePool:
         self._owned = executor is None
         self._workers = workers
         self._executor = executor
+        self._warming: Future[bool] | None = None
+
+    def start_warm_up(self) -> None:
+        """Start the workers and load the engine in them, in the background.
+
+        Plain executor futures, not asyncio ones: nothing waits for them, and
+        a server stopped meanwhile leaves them to finish in the pool by themselves.
+        """
+        if self._warming is not None:
+            return
+        try:
+            pool = self._pool()
+            futures = [pool.submit(warm_up) for _ in range(self._workers)]
+        except Exception:
+            log.exception("could not start the engine workers")
+            return
+        self._warming = futures[-1]
+        self._warming.add_done_callback(_warmed)
+
+    @property
+    def warmed(self) -> bool:
+        return self._warming is not None and self._warming.done()
 
     def _pool(self) -> Executor:
         # Spawning is slow (each worker imports the engine): only on first use.

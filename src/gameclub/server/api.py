@@ -7,8 +7,10 @@ hand over to accounts, lobby and rounds. Every refusal is a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -16,14 +18,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gameclub.ataxx import Board, Color
-from gameclub.ataxx.notation import GameRecord
+from gameclub.server import boards
 from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError, bad_field, not_found
 from gameclub.server.lobby import seat_of
 from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
 from gameclub.server.ratings import Rating
-from gameclub.server.round import Round, Seat, cells_of
+from gameclub.server.round import Round, Seat
 from gameclub.server.store import games as game_store
 from gameclub.server.store.models import Game, User
 
@@ -75,10 +77,10 @@ async def acting(request: Request) -> Identity:
     return identity
 
 
-async def body_of(request: Request) -> dict[str, Any]:
+async def body_of(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ClubError("too-large", f"request bodies are at most {MAX_BODY_BYTES} bytes", 413)
+    if len(raw) > limit:
+        raise ClubError("too-large", f"request bodies are at most {limit} bytes", 413)
     if not raw.strip():
         return {}
     try:
@@ -90,9 +92,57 @@ async def body_of(request: Request) -> dict[str, Any]:
     return data
 
 
+#: Piece colours a player may choose (a preference for drawing: x always moves first).
+PIECE_COLORS = ("red", "blue", "green", "yellow", "purple", "orange", "black", "white")
+DEFAULT_PIECE_COLORS = {"x": "red", "o": "blue"}
+
+
+def _colors_json(stored: str | None) -> dict[str, str]:
+    if stored:
+        x, _, o = stored.partition(",")
+        if x in PIECE_COLORS and o in PIECE_COLORS and x != o:
+            return {"x": x, "o": o}
+    return dict(DEFAULT_PIECE_COLORS)
+
+
 async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
-    games = await game_store.active_game_ids_of_user(club_of(request).db, identity.user_id)
-    return {"user": identity.to_json(), "csrf": identity.csrf, "games": games}
+    db = club_of(request).db
+    games = await game_store.active_game_ids_of_user(db, identity.user_id)
+    # Accounts keep their preferences on the server; guests keep theirs in the browser.
+    prefs = (
+        None
+        if identity.guest
+        else {"colors": _colors_json(await game_store.piece_colors(db, identity.user_id))}
+    )
+    return {"user": identity.to_json(), "csrf": identity.csrf, "games": games, "prefs": prefs}
+
+
+async def set_prefs(request: Request) -> Response:
+    identity = await acting(request)
+    if identity.guest:
+        raise ClubError(
+            "accounts-only",
+            "guests keep their preferences in the browser: sign up to store them",
+            403,
+        )
+    body = await body_of(request)
+    colors = body.get("colors")
+    if colors is None:
+        stored = None
+    else:
+        if not isinstance(colors, dict) or set(colors) != {"x", "o"}:
+            raise bad_field('colors must be {"x": colour, "o": colour} or null')
+        x, o = colors["x"], colors["o"]
+        for side, value in (("x", x), ("o", o)):
+            if value not in PIECE_COLORS:
+                raise bad_field(
+                    f"colors.{side} must be one of {', '.join(PIECE_COLORS)}, not {value!r}"
+                )
+        if x == o:
+            raise bad_field("the two sides need different colours")
+        stored = f"{x},{o}"
+    await game_store.set_piece_colors(club_of(request).db, identity.user_id, stored)
+    return JSONResponse({"prefs": {"colors": _colors_json(stored)}})
 
 
 # -- identity --------------------------------------------------------------------------
@@ -149,7 +199,18 @@ async def logout(request: Request) -> Response:
 
 
 async def options(request: Request) -> Response:
-    return JSONResponse(options_json())
+    body = options_json()
+    body["piece_colors"] = list(PIECE_COLORS)
+    return JSONResponse(body)
+
+
+def _ai_seats(identity: Identity, level: str, color: str) -> dict[Color, Seat]:
+    human, computer = seat_of(identity), Seat.computer(level)
+    if color == "random":
+        color = secrets.choice(("x", "o"))
+    return (
+        {Color.X: human, Color.O: computer} if color == "x" else {Color.X: computer, Color.O: human}
+    )
 
 
 async def create_ai_game(request: Request) -> Response:
@@ -157,13 +218,50 @@ async def create_ai_game(request: Request) -> Response:
     body = await body_of(request)
     level = parse_level(body.get("level", "simple"))
     opts = parse_options(body, allow_rated=False)
-    human, computer = seat_of(identity), Seat.computer(level)
-    color = opts.color if opts.color != "random" else secrets.choice(("x", "o"))
-    seats = (
-        {Color.X: human, Color.O: computer} if color == "x" else {Color.X: computer, Color.O: human}
-    )
-    rnd = await club_of(request).rounds.create(opts, seats)
+    rnd = await club_of(request).rounds.create(opts, _ai_seats(identity, level, opts.color))
     return JSONResponse({"game": rnd.id}, status_code=201)
+
+
+async def create_hotseat_game(request: Request) -> Response:
+    """Two people on one device: the same identity plays both sides (casual)."""
+    identity = await acting(request)
+    opts = parse_options(await body_of(request))
+    if opts.rated:
+        raise bad_field("hot-seat games are casual: rated must be false")
+    me = seat_of(identity)
+    rnd = await club_of(request).rounds.create(opts, {Color.X: me, Color.O: me})
+    return JSONResponse({"game": rnd.id}, status_code=201)
+
+
+async def play_again(request: Request) -> Response:
+    """From a finished game: a new one on the same board, rules, start and clock,
+    against the same kind of opponent (the computer at the same level, the hot
+    seat, or the same person, invited again), each side keeping its colour."""
+    identity = await acting(request)
+    club = club_of(request)
+    try:
+        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+    except ClubError:
+        raise not_found("this game") from None
+    color = rnd.color_of(identity.user_id)
+    if color is None:
+        raise ClubError("not-a-player", "only its players can play a game again", 403)
+    if rnd.live:
+        raise ClubError("not-allowed", "the game is still going on", 409)
+    opts = replace(rnd.options, color=color.char)
+    if rnd.hotseat:
+        me = seat_of(identity)
+        new = await club.rounds.create(replace(opts, rated=False), {Color.X: me, Color.O: me})
+        return JSONResponse({"game": new.id}, status_code=201)
+    level = rnd.seats[color.other].ai
+    if level is not None:
+        new = await club.rounds.create(opts, _ai_seats(identity, level, color.char))
+        return JSONResponse({"game": new.id}, status_code=201)
+    opponent = rnd.seats[color.other]
+    invitation = await club.lobby.invite(identity, opponent.name, opts)
+    return JSONResponse(
+        {"invitation": await club.lobby.invitation_json(invitation)}, status_code=201
+    )
 
 
 async def live_games(request: Request) -> Response:
@@ -178,21 +276,9 @@ async def game_record(request: Request) -> Response:
         rnd: Round = await club.rounds.get(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
-    board = Board(rnd.start_fen, rnd.board.rules)
-    positions = [_position(board)]
-    for move in rnd.moves:
-        board.push_uci(move)
-        positions.append(_position(board))
+    positions = boards.positions_of(rnd.start_fen, rnd.board.rules, rnd.moves)
     players = rnd.players_json()
-    record = GameRecord.from_board(
-        rnd.board,
-        headers={
-            "Event": "gameclub",
-            "Site": f"/game/{rnd.id}",
-            "X": players["x"]["name"],
-            "O": players["o"]["name"],
-        },
-    )
+    record = boards.record_of(rnd)
     return JSONResponse(
         {
             "id": rnd.id,
@@ -211,30 +297,101 @@ async def game_record(request: Request) -> Response:
             "created_at": rnd.created_at,
             "ended_at": rnd.ended_at,
             "rematch_of": rnd.rematch_of,
+            "start": rnd.start_label,
+            "hotseat": rnd.hotseat,
             "pgn": record.to_pgn(),
         }
     )
 
 
-def _position(board: Board) -> dict[str, Any]:
-    return {
-        "cells": cells_of(board),
-        "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+async def game_pgn(request: Request) -> Response:
+    """The game as a PGN file to download (the club's save format)."""
+    club = club_of(request)
+    try:
+        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+    except ClubError:
+        raise not_found("this game") from None
+    return Response(
+        boards.record_of(rnd).to_pgn(),
+        media_type="application/x-chess-pgn",
+        headers={"Content-Disposition": f'attachment; filename="gameclub-{rnd.id}.pgn"'},
+    )
+
+
+async def load_record(request: Request) -> Response:
+    """A PGN record read and checked: its positions, to replay or to continue from."""
+    await acting(request)
+    body = await body_of(request, boards.MAX_RECORD_CHARS + 1024)
+    return JSONResponse(boards.read_record(body.get("pgn")))
+
+
+# -- boards: the editor, the gallery, set-up positions ---------------------------------
+
+
+async def describe_blocks(request: Request) -> Response:
+    params = request.query_params
+    if "squares" in params:
+        return JSONResponse(boards.describe_squares(params["squares"]))
+    if "code" in params:
+        return JSONResponse(boards.describe_code(params["code"]))
+    raise bad_field("give code=3ghx or squares=c4,e4")
+
+
+async def random_blocks(request: Request) -> Response:
+    low = _int_param(request, "min", 1, 24)
+    high = _int_param(request, "max", 12, 24)
+    if low > high:
+        raise bad_field("min must not be above max")
+    return JSONResponse(boards.random_board(low, high))
+
+
+async def blocks_gallery(request: Request) -> Response:
+    text = request.query_params.get("blocks")
+    count = None if text is None else _int_param(request, "blocks", 0, 24)
+    offset = _int_param(request, "offset", 0, 100_000)
+    limit = _int_param(request, "limit", 60, 200)
+    return JSONResponse(await asyncio.to_thread(boards.gallery, count, offset, limit))
+
+
+async def check_setup(request: Request) -> Response:
+    """A game's set-up (rules, blocks, start, fen) checked exactly as a new game would be."""
+    params = request.query_params
+    body: dict[str, Any] = {
+        key: params[key] for key in ("rules", "blocks", "start", "fen") if key in params
     }
+    opts = parse_options(body)
+    board = Board(opts.start_fen(), opts.ruleset())
+    return JSONResponse(
+        {
+            "rules": opts.rules,
+            "blocks": opts.blocks,
+            "start": opts.start(),
+            "fen": opts.setup,
+            "start_fen": board.fen(),
+            "turn": board.turn.char,
+            **boards.position_json(board),
+        }
+    )
+
+
+async def board_statistics(request: Request) -> Response:
+    return JSONResponse({"boards": await game_store.board_stats(club_of(request).db)})
 
 
 # -- lobby ---------------------------------------------------------------------------------
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse(club_of(request).lobby.to_json())
+    identity = await current(request)
+    viewer = identity.user_id if identity is not None else None
+    return JSONResponse(club_of(request).lobby.to_json(viewer))
 
 
 async def create_seek(request: Request) -> Response:
     identity = await acting(request)
     opts = parse_options(await body_of(request))
     seek = club_of(request).lobby.create_seek(identity, opts)
-    return JSONResponse({"seek": seek.to_json()}, status_code=201)
+    return JSONResponse({"seek": seek.to_json(identity.user_id)}, status_code=201)
 
 
 async def cancel_seek(request: Request) -> Response:
@@ -360,7 +517,11 @@ def _game_summary(game: Game, users: dict[int, User]) -> dict[str, Any]:
         "blocks": game.blocks,
         "clock": clock,
         "rated": game.rated,
-        "result": {
+        "status": game.status,
+        "hotseat": game.x_user_id is not None and game.x_user_id == game.o_user_id,
+        "result": None
+        if game.reason is None
+        else {
             "winner": game.winner,
             "reason": game.reason,
             "score": [game.score_x, game.score_o],
@@ -404,9 +565,19 @@ routes = [
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/options", options, methods=["GET"]),
+    Route("/api/prefs", set_prefs, methods=["POST"]),
     Route("/api/games/ai", create_ai_game, methods=["POST"]),
+    Route("/api/games/hotseat", create_hotseat_game, methods=["POST"]),
     Route("/api/games/live", live_games, methods=["GET"]),
     Route("/api/games/{game_id}", game_record, methods=["GET"]),
+    Route("/api/games/{game_id}/pgn", game_pgn, methods=["GET"]),
+    Route("/api/games/{game_id}/again", play_again, methods=["POST"]),
+    Route("/api/records", load_record, methods=["POST"]),
+    Route("/api/blocks", describe_blocks, methods=["GET"]),
+    Route("/api/blocks/random", random_blocks, methods=["GET"]),
+    Route("/api/blocks/gallery", blocks_gallery, methods=["GET"]),
+    Route("/api/setup", check_setup, methods=["GET"]),
+    Route("/api/stats/boards", board_statistics, methods=["GET"]),
     Route("/api/lobby", lobby, methods=["GET"]),
     Route("/api/seeks", create_seek, methods=["POST"]),
     Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),

@@ -10,6 +10,7 @@ games in progress resumed in the lifespan.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
@@ -21,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from gameclub.server import api
 from gameclub.server.club import Club
@@ -36,12 +38,36 @@ _NO_FRONT_END = """<!doctype html><meta charset="utf-8"><title>gameclub</title>
 <p>The gameclub server is running, but its front end (gameclub/web/index.html) is missing.</p>
 """
 
+#: What the page may load: only its own scripts, styles, images and socket (no inline code).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self';"
+    " frame-ancestors 'none'"
+)
 #: Headers on every page: no framing by other sites, no MIME sniffing, no referrer leaks.
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
 }
+
+
+class StaticFront(StaticFiles):
+    """The front end's files, revalidated on every load (``no-cache``): no build step
+    means no hashed names, so a stale module must never outlive a deploy."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+
+def _load_kernels() -> None:
+    from gameclub.ataxx import Board
+
+    Board().legal_moves  # noqa: B018 - called for its side effect
 
 
 def create_app(
@@ -53,6 +79,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Load the move-generation kernel before serving: its first call loads
+        # numba's compiled code, which would otherwise stall the event loop.
+        await asyncio.to_thread(_load_kernels)
         club = await Club.start(settings, ai_executor)
         app.state.club = club
         try:
@@ -69,7 +98,7 @@ def create_app(
     routes = [
         *api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
-        Mount("/static", app=StaticFiles(directory=web_dir, check_dir=False), name="static"),
+        Mount("/static", app=StaticFront(directory=web_dir, check_dir=False), name="static"),
         Route("/", index, methods=["GET"]),
         # Pages the front end routes by itself all get index.html.
         Route("/{page:path}", index, methods=["GET"]),
@@ -106,5 +135,10 @@ def serve(
         # Frames above this are refused by the protocol layer itself; the
         # app's own, smaller limit answers politely below it.
         ws_max_size=64 * 1024,
+        # Game states are small and sent often: compressing each one costs more
+        # CPU than the bytes it saves on the loopback or a LAN.
+        ws_per_message_deflate=False,
+        # One log line per HTTP request is noise at club scale; errors still log.
+        access_log=False,
         log_level="info",
     )

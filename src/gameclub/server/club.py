@@ -37,6 +37,9 @@ class Club:
         rounds.on_change = lobby.changed
         club = cls(settings, db, Accounts(db, settings), engines, rounds, lobby, connections)
         await rounds.resume_all()
+        # The engine's workers start in the background: the first computer move
+        # need not wait for them, and start-up does not either.
+        engines.start_warm_up()
         return club
 
     async def stop(self) -> None:

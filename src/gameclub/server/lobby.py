@@ -37,8 +37,14 @@ class Seek:
     options: GameOptions
     created_at: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "user": self.seat.to_json(), **self.options.to_json()}
+    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
+        """The seek as ``viewer`` (a user id) sees it: ``mine`` says whether it is theirs."""
+        return {
+            "id": self.id,
+            "user": self.seat.to_json(),
+            **self.options.to_json(),
+            "mine": viewer is not None and viewer == self.seat.user_id,
+        }
 
 
 def seat_of(identity: Identity) -> Seat:
@@ -74,12 +80,13 @@ class Lobby:
 
     # -- presence and updates ---------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
+        """The lobby as ``viewer`` (a user id, or ``None``) sees it."""
         return {
             "online": self.online_count(),
             "searching": len(self.seeks),
             "playing": len(self.rounds.live_rounds()),
-            "seeks": [seek.to_json() for seek in self.seeks.values()],
+            "seeks": [seek.to_json(viewer) for seek in self.seeks.values()],
         }
 
     def changed(self) -> None:
@@ -94,9 +101,14 @@ class Lobby:
 
     def _broadcast(self) -> None:
         self._pending = None
-        text = json.dumps({"t": "lobby", **self.to_json()})
+        # "mine" differs per viewer: one text for those without seeks, one each for the others.
+        base = json.dumps({"t": "lobby", **self.to_json()})
+        seekers = {seek.seat.user_id for seek in self.seeks.values()}
         for sub in list(self.subscribers):
-            sub.send_text(text)
+            if sub.user_id in seekers:
+                sub.send_text(json.dumps({"t": "lobby", **self.to_json(sub.user_id)}))
+            else:
+                sub.send_text(base)
 
     def close(self) -> None:
         if self._pending is not None:
@@ -189,6 +201,7 @@ class Lobby:
             clock_inc_ms=options.clock_inc_ms,
             rated=options.rated,
             color=options.color,
+            start_fen=options.setup,
             status=store.OPEN,
             game_id=None,
             created_at=now_ms(),
@@ -230,14 +243,7 @@ class Lobby:
         sender = (await game_store.users_by_id(self.db, [invitation.from_user_id]))[
             invitation.from_user_id
         ]
-        options = GameOptions(
-            invitation.rules,
-            invitation.blocks,
-            invitation.clock_base_ms,
-            invitation.clock_inc_ms,
-            invitation.color,
-            invitation.rated,
-        )
+        options = options_of(invitation)
         seats = assign_colors(Seat.of_user(sender), seat_of(identity), invitation.color)
         rnd = await self.rounds.create(options, seats)
         await store.set_game(self.db, invitation.id, rnd.id)
@@ -278,14 +284,7 @@ def invitation_json(invitation: Invitation, users: dict[int, User]) -> dict[str,
             return None
         return Seat.of_user(users[user_id]).to_json()
 
-    options = GameOptions(
-        invitation.rules,
-        invitation.blocks,
-        invitation.clock_base_ms,
-        invitation.clock_inc_ms,
-        invitation.color,
-        invitation.rated,
-    )
+    options = options_of(invitation)
     return {
         "id": invitation.id,
         "url": f"/invite/{invitation.id}",
@@ -296,3 +295,15 @@ def invitation_json(invitation: Invitation, users: dict[int, User]) -> dict[str,
         "game": invitation.game_id,
         "created_at": invitation.created_at,
     }
+
+
+def options_of(invitation: Invitation) -> GameOptions:
+    return GameOptions(
+        invitation.rules,
+        invitation.blocks,
+        invitation.clock_base_ms,
+        invitation.clock_inc_ms,
+        invitation.color,
+        invitation.rated,
+        invitation.start_fen,
+    )

@@ -18,7 +18,7 @@ import json
 import logging
 import random
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from gameclub.ataxx import (
@@ -43,6 +43,18 @@ from gameclub.server.store.models import Game, MoveRow, User
 log = logging.getLogger(__name__)
 
 COLORS = (Color.X, Color.O)
+#: Endings by the rules (not by a player or the clock): a takeback may reopen them.
+RULES_ENDINGS = frozenset(
+    {
+        "board-full",
+        "no-pieces",
+        "no-moves",
+        "stuck",
+        "fifty-moves",
+        "threefold-repetition",
+        "early-fill",
+    }
+)
 #: Finished rounds stay in memory this long for rematches and late spectators.
 KEEP_FINISHED_S = 600.0
 
@@ -108,6 +120,22 @@ def cells_of(board: Board) -> list[str]:
     return rows
 
 
+def last_of(board: Board, autos: list[bool]) -> dict[str, Any] | None:
+    """The ``last`` field of the state for a board's last move (its flips recomputed)."""
+    if not board.move_stack:
+        return None
+    color = board.turn.other  # every ply, passes included, hands the turn over
+    before = board.copy()
+    move = before.pop()
+    flipped = before.pieces(color.other) & board.pieces(color)
+    return {
+        "move": move.uci(),
+        "by": color.char,
+        "flipped": [square_name(sq) for sq in iter_squares(flipped)],
+        "auto": bool(autos[-1]) if autos else False,
+    }
+
+
 def dests_of(board: Board) -> dict[str, dict[str, list[str]]]:
     """Clone and jump destinations of each piece of the side to move (for hints)."""
     dests: dict[str, dict[str, list[str]]] = {}
@@ -159,6 +187,10 @@ class Round:
         )
         self.draw_offer: Color | None = None
         self.rematch_offer: Color | None = None
+        self.takeback_offer: Color | None = None
+        #: Bumped by every takeback: a computer move chosen before one is dropped.
+        self.epoch = 0
+        self.start_label = options.start()
         self.rematch_id: str | None = None
         self.rematch_of: str | None = None
         self.rating_diffs: dict[Color, float] | None = None
@@ -184,19 +216,36 @@ class Round:
     def abortable(self) -> bool:
         return self.live and len(self.moves) < 2
 
+    @property
+    def hotseat(self) -> bool:
+        """Both sides played by the same person on one device."""
+        x_id = self.seats[Color.X].user_id
+        return x_id is not None and x_id == self.seats[Color.O].user_id
+
     def color_of(self, user_id: int) -> Color | None:
         for color in COLORS:
             if self.seats[color].user_id == user_id:
                 return color
         return None
 
+    def _colors_of(self, user_id: int) -> list[Color]:
+        return [color for color in COLORS if self.seats[color].user_id == user_id]
+
     def player_color(self, user_id: int) -> Color:
-        """The colour ``user_id`` plays, or ``not-a-player`` for a spectator."""
+        """The colour ``user_id`` plays, or ``not-a-player`` for a spectator.
+
+        In a hot-seat game the player acts for the side to move.
+        """
         color = self.color_of(user_id)
         if color is None:
             raise ClubError(
                 "not-a-player", "you are watching this game: spectators cannot act", 403
             )
+        return self.board.turn if self.hotseat and self.live else color
+
+    def _you(self, color: Color | None) -> Color | None:
+        if color is not None and self.hotseat and self.live:
+            return self.board.turn
         return color
 
     def spectator_count(self) -> int:
@@ -287,6 +336,12 @@ class Round:
             "claim_at": self.claim_at(),
             "rematch_offer": self.rematch_offer.char if self.rematch_offer is not None else None,
             "rematch": self.rematch_id,
+            "takeback_offer": (
+                self.takeback_offer.char if self.takeback_offer is not None else None
+            ),
+            "takebacks": not self.options.rated,
+            "hotseat": self.hotseat,
+            "start": self.start_label,
             "result": self.result_json(),
             "spectators": self.spectator_count(),
         }
@@ -295,21 +350,26 @@ class Round:
 
     def _frame(self, base: str, color: Color | None) -> str:
         # The state is serialised once per change; only "you" differs per connection.
+        color = self._you(color)
         you = json.dumps(color.char if color is not None else None)
         return f'{base[:-1]},"you":{you}}}'
 
     def subscribe(self, sub: Subscriber) -> str:
         """Add a connection; returns the state message for it."""
         color = self.color_of(sub.user_id)
-        was_online = color is not None and self.disconnected_since[color] is None
         self.subscribers[sub] = color
-        if color is not None and not was_online:
-            self.disconnected_since[color] = None
-        if color is not None and color is self.waiting_for and self.clock is not None:
+        for mine in self._colors_of(sub.user_id):
+            self.disconnected_since[mine] = None
+        waiting = self.waiting_for
+        if (
+            waiting is not None
+            and waiting in self._colors_of(sub.user_id)
+            and self.clock is not None
+        ):
             # Back after a restart: the clock starts again now. (Not stored: a
             # crash before the next move restores the same time left.)
             self.waiting_for = None
-            self.clock.start(color, now_ms())
+            self.clock.start(waiting, now_ms())
             self.version += 1
             self._arm_flag_timer()
             self.broadcast()
@@ -323,7 +383,8 @@ class Round:
             return
         color = self.subscribers.pop(sub)
         if color is not None and color not in self.subscribers.values():
-            self.disconnected_since[color] = now_ms()
+            for mine in self._colors_of(sub.user_id):
+                self.disconnected_since[mine] = now_ms()
         self._broadcast_presence()
 
     def _broadcast_presence(self, exclude: Subscriber | None = None) -> None:
@@ -362,6 +423,9 @@ class Round:
             "turn_started_at": clock.started_at if clock and clock.running is not None else None,
             "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
             "rematch_offer": self.rematch_offer.char if self.rematch_offer is not None else None,
+            "takeback_offer": (
+                self.takeback_offer.char if self.takeback_offer is not None else None
+            ),
             "rematch_id": self.rematch_id,
             "ended_at": self.ended_at,
         }
@@ -375,13 +439,26 @@ class Round:
         "version",
         "draw_offer",
         "rematch_offer",
+        "takeback_offer",
+        "epoch",
         "rematch_id",
         "rating_diffs",
         "last",
     )
 
-    async def _commit(self, now: int, mutate: Callable[[], list[dict[str, Any]]]) -> None:
-        """Apply ``mutate`` (which returns the new move rows), store it, or undo it all."""
+    async def _commit(
+        self,
+        now: int,
+        mutate: Callable[[], list[dict[str, Any]]],
+        *,
+        delete_from: int | None = None,
+        rollback: Callable[[], None] | None = None,
+    ) -> None:
+        """Apply ``mutate`` (which returns the new move rows), store it, or undo it all.
+
+        ``delete_from``: the stored moves from this ply on are deleted (a
+        takeback); ``rollback`` puts back what ``mutate`` took away.
+        """
         saved = {name: getattr(self, name) for name in self._SNAPSHOT}
         saved_plies = len(self.moves)
         saved_clock = (
@@ -394,13 +471,20 @@ class Round:
             rows = mutate()
             self.version += 1
             rate = None
-            if self.status == store.FINISHED and self.options.rated:
+            # Rated once: on the change to finished, never again (rematch offers, ...).
+            if was_live and self.status == store.FINISHED and self.options.rated:
                 x_id, o_id = self.seats[Color.X].user_id, self.seats[Color.O].user_id
                 if x_id is not None and o_id is not None:
                     x_score = 0.5 if self.winner is None else float(self.winner is Color.X)
                     rate = (x_id, o_id, x_score)
             change = await store.save_progress(
-                self.hub.db, self.id, self._fields(), rows, rate=rate, now=now
+                self.hub.db,
+                self.id,
+                self._fields(),
+                rows,
+                rate=rate,
+                now=now,
+                delete_from=delete_from,
             )
         except Exception:
             # Not on cancellation: a write in flight is shielded and may land.
@@ -410,6 +494,8 @@ class Round:
                 self.moves.pop()
                 self.autos.pop()
                 self.board.pop()
+            if rollback is not None:
+                rollback()
             if self.clock and saved_clock:
                 self.clock.remaining, self.clock.running, self.clock.started_at = (
                     dict(saved_clock[0]),
@@ -428,6 +514,8 @@ class Round:
         self._maybe_ai()
         if was_live and not self.live:
             self.hub.finished(self)
+        elif self.live and not was_live:
+            self.hub.on_change()  # reopened by a takeback
 
     # -- clock ------------------------------------------------------------------------
 
@@ -486,6 +574,7 @@ class Round:
         self.score = (board.count(Color.X), board.count(Color.O))
         self.ended_at = now
         self.draw_offer = None
+        self.takeback_offer = None
         return []
 
     def _push(self, move: Move, color: Color, now: int, *, auto: bool) -> dict[str, Any]:
@@ -519,6 +608,7 @@ class Round:
         rows = [self._push(move, color, now, auto=False)]
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
+        self.takeback_offer = None  # a move answers (declines) any takeback request
         board = self.board
         # Forced passes are played by the server at once; they cost no time.
         while board.legal_moves == [Move.PASS]:
@@ -532,8 +622,11 @@ class Round:
             clock.start(board.turn, now)
         return rows
 
-    async def play(self, color: Color, text: Any, ply: Any) -> int:
-        """Play ``text`` for ``color`` as move number ``ply``; returns the new version."""
+    async def play(self, color: Color, text: Any, ply: Any, *, epoch: int | None = None) -> int:
+        """Play ``text`` for ``color`` as move number ``ply``; returns the new version.
+
+        ``epoch`` (the computer's moves): refused if a takeback happened since.
+        """
         if not isinstance(text, str) or len(text) > 8:
             raise ClubError("invalid-move", f"a move is text like 'b2' or 'a1a3', not {text!r}")
         if isinstance(ply, bool) or not isinstance(ply, int):
@@ -543,6 +636,8 @@ class Round:
         except AtaxxError as exc:
             raise ClubError("invalid-move", str(exc)) from None
         async with self.lock:
+            if epoch is not None and epoch != self.epoch:
+                raise ClubError("stale", "a move was taken back meanwhile", 409)
             if ply < len(self.moves) and ply >= 0:
                 # A resend of an acknowledged move (after a reconnect): ack it again.
                 if (
@@ -603,10 +698,10 @@ class Round:
             self._require_live()
             if self.seats[color.other].ai is not None:
                 raise ClubError("not-allowed", "the computer does not accept draws", 409)
-            if self.draw_offer is color:
+            if self.draw_offer is color and not self.hotseat:
                 return self.version
             now = now_ms()
-            if self.draw_offer is color.other:
+            if self.draw_offer is color.other or self.hotseat:
                 await self._commit(now, lambda: self._finish(now, None, "agreement"))
             else:
                 await self._commit(now, lambda: self._set("draw_offer", color))
@@ -646,7 +741,11 @@ class Round:
             if self.rematch_offer is color:
                 return self.version
             now = now_ms()
-            if self.seats[color.other].ai is not None or self.rematch_offer is color.other:
+            if (
+                self.seats[color.other].ai is not None
+                or self.rematch_offer is color.other
+                or self.hotseat
+            ):
                 game = await self.hub.create(
                     self.options,
                     {Color.X: self.seats[Color.O], Color.O: self.seats[Color.X]},
@@ -667,6 +766,89 @@ class Round:
             await self._commit(now_ms(), lambda: self._set("rematch_offer", None))
             return self.version
 
+    # -- takebacks ------------------------------------------------------------------------
+
+    def _takeback_ply(self, color: Color | None) -> int:
+        """Where a takeback of ``color``'s last move goes back to (any side's if ``None``)."""
+        for ply in range(len(self.moves) - 1, -1, -1):
+            if not self.autos[ply] and (color is None or self._mover_at(ply) is color):
+                return ply
+        raise ClubError("not-allowed", "there is no move to take back", 409)
+
+    def _check_takeback(self, color: Color, *, at_once: bool) -> None:
+        if self.options.rated:
+            raise ClubError("not-allowed", "there are no takebacks in rated games", 409)
+        if self.live:
+            return
+        if not at_once or self.reason not in RULES_ENDINGS or self.rematch_id is not None:
+            raise ClubError("game-over", "the game is over", 409)
+
+    async def takeback(self, color: Color) -> int:
+        """Take back a move: at once against the computer and on the hot seat, else ask.
+
+        Against the computer the player's last move goes, with the computer's
+        reply; on the hot seat the last move; against a person this asks, and
+        the opponent's ``takeback`` accepts (the asker's last move goes, with
+        the reply if there is one). Never in rated games.
+        """
+        async with self.lock:
+            at_once = self.hotseat or self.seats[color.other].ai is not None
+            self._check_takeback(color, at_once=at_once)
+            now = now_ms()
+            if at_once:
+                target = self._takeback_ply(None if self.hotseat else color)
+            elif self.takeback_offer is color.other:
+                target = self._takeback_ply(color.other)
+            else:
+                self._takeback_ply(color)  # is there anything to take back?
+                if self.takeback_offer is not color:
+                    await self._commit(now, lambda: self._set("takeback_offer", color))
+                return self.version
+            popped: list[tuple[str, bool]] = []
+
+            def mutate() -> list[dict[str, Any]]:
+                while len(self.moves) > target:
+                    self.board.pop()
+                    popped.append((self.moves.pop(), self.autos.pop()))
+                self._reopen(now)
+                return []
+
+            def rollback() -> None:
+                for uci, auto in reversed(popped):
+                    self.board.push(Move.from_uci(uci))
+                    self.moves.append(uci)
+                    self.autos.append(auto)
+                popped.clear()
+
+            await self._commit(now, mutate, delete_from=target, rollback=rollback)
+            return self.version
+
+    async def takeback_decline(self, color: Color) -> int:
+        async with self.lock:
+            self._require_live()
+            if self.takeback_offer is not color.other:
+                raise ClubError("not-allowed", "there is no takeback request to decline", 409)
+            await self._commit(now_ms(), lambda: self._set("takeback_offer", None))
+            return self.version
+
+    def _reopen(self, now: int) -> None:
+        """After a takeback: the game goes on from the board as it now stands."""
+        self.epoch += 1
+        self.takeback_offer = None
+        self.draw_offer = None
+        self.status = store.STARTED
+        self.winner = None
+        self.reason = None
+        self.score = None
+        self.ended_at = None
+        self.rematch_offer = None
+        self.last = last_of(self.board, self.autos)
+        clock = self.clock
+        if clock is not None:
+            clock.stop(now)
+            if len(self.moves) >= 2:
+                clock.start(self.board.turn, now)
+
     def _set(self, name: str, value: Any) -> list[dict[str, Any]]:
         setattr(self, name, value)
         return []
@@ -679,9 +861,9 @@ class Round:
 
     def _maybe_ai(self) -> None:
         if self.live and self.seats[self.board.turn].ai is not None:
-            self._spawn(self._ai_turn(len(self.moves)))
+            self._spawn(self._ai_turn(len(self.moves), self.epoch))
 
-    async def _ai_turn(self, ply: int) -> None:
+    async def _ai_turn(self, ply: int, epoch: int = 0) -> None:
         color = self.board.turn
         seat = self.seats[color]
         assert seat.ai is not None
@@ -700,7 +882,7 @@ class Round:
             log.exception("game %s: the %s engine failed; playing 'simple'", self.id, seat.ai)
             text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
         try:
-            await self.play(color, text, ply)
+            await self.play(color, text, ply, epoch=epoch)
         except ClubError as exc:
             # The game moved on meanwhile (resigned, aborted, flagged): nothing to do.
             log.info("game %s: computer move %s dropped: %s", self.id, text, exc.message)
@@ -808,6 +990,8 @@ class Rounds:
         options = GameOptions(
             game.rules, game.blocks, game.clock_base_ms, game.clock_inc_ms, "random", game.rated
         )
+        if game.start_fen != options.start_fen():
+            options = replace(options, setup=game.start_fen)
         seats = {Color.X: seat(game.x_user_id, game.x_ai), Color.O: seat(game.o_user_id, game.o_ai)}
         rnd = Round(self, game.id, options, game.start_fen, seats, game.created_at)
         for row in moves:
@@ -830,15 +1014,21 @@ class Rounds:
         rnd.rematch_offer = (
             Color.X if game.rematch_offer == "x" else Color.O if game.rematch_offer == "o" else None
         )
+        rnd.takeback_offer = (
+            Color.X
+            if game.takeback_offer == "x"
+            else Color.O
+            if game.takeback_offer == "o"
+            else None
+        )
         rnd.rematch_id = game.rematch_id
         rnd.rematch_of = game.rematch_of
         if game.x_rating_diff is not None and game.o_rating_diff is not None:
             rnd.rating_diffs = {Color.X: game.x_rating_diff, Color.O: game.o_rating_diff}
         if rnd.clock is not None and game.x_ms is not None and game.o_ms is not None:
             rnd.clock.remaining = {Color.X: game.x_ms, Color.O: game.o_ms}
-        if moves:
-            last = moves[-1]
-            rnd.last = {"move": last.uci, "by": last.color, "flipped": [], "auto": last.auto}
+        # The flips of the last move are not stored: recomputed from the board.
+        rnd.last = last_of(rnd.board, rnd.autos)
         return rnd
 
     async def _resume(self, rnd: Round) -> None:

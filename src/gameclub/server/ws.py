@@ -307,7 +307,7 @@ async def on_unsub(conn: Connection, data: dict[str, Any]) -> None:
 async def on_lobby(conn: Connection, data: dict[str, Any]) -> None:
     lobby = conn.club.lobby
     lobby.subscribers.add(conn)
-    conn.send({"t": "lobby", **lobby.to_json()})
+    conn.send({"t": "lobby", **lobby.to_json(conn.user_id)})
 
 
 async def on_unlobby(conn: Connection, data: dict[str, Any]) -> None:
@@ -354,6 +354,16 @@ async def on_rematch_decline(conn: Connection, data: dict[str, Any]) -> None:
     _ack(conn, data, await rnd.rematch_decline(color))
 
 
+async def on_takeback(conn: Connection, data: dict[str, Any]) -> None:
+    rnd, color = await _player_round(conn, data)
+    _ack(conn, data, await rnd.takeback(color))
+
+
+async def on_takeback_decline(conn: Connection, data: dict[str, Any]) -> None:
+    rnd, color = await _player_round(conn, data)
+    _ack(conn, data, await rnd.takeback_decline(color))
+
+
 async def on_ping(conn: Connection, data: dict[str, Any]) -> None:
     conn.send({"t": "pong", "id": data.get("id"), "now": now_ms()})
 
@@ -371,5 +381,7 @@ HANDLERS = {
     "claim": on_claim,
     "rematch": on_rematch,
     "rematch-decline": on_rematch_decline,
+    "takeback": on_takeback,
+    "takeback-decline": on_takeback_decline,
     "ping": on_ping,
 }

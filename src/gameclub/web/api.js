@@ -20,11 +20,13 @@ export const session = {
   user: null,
   csrf: "",
   games: [],
+  prefs: null, // accounts: {colors: {x, o}}; guests: null (their choice lives in localStorage)
   listeners: new Set(),
   set(body) {
     this.user = body.user;
     this.csrf = body.csrf || this.csrf;
     this.games = body.games || [];
+    if ("prefs" in body) this.prefs = body.prefs;
     for (const fn of this.listeners) fn(this);
   },
   onChange(fn) {

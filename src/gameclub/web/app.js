@@ -15,7 +15,11 @@ import { applyLanguage, initialLanguage, languageSwitcher } from "./language.js"
 import { navigate, notFound, render, route, start } from "./router.js";
 import { socket } from "./socket.js";
 import { errorText, toast } from "./ui.js";
+import { applyColors } from "./prefs.js";
 import { loginView, signupView } from "./views/account.js";
+import { editorView } from "./views/editor.js";
+import { loadView } from "./views/load.js";
+import { prefsView } from "./views/prefs.js";
 import { gameView } from "./views/game.js";
 import { homeView } from "./views/home.js";
 import { invitationView, inviteView } from "./views/invite.js";
@@ -37,6 +41,9 @@ route("/replay/:id", replayView);
 route("/login", loginView);
 route("/signup", signupView);
 route("/rules", rulesView);
+route("/editor", editorView);
+route("/load", loadView);
+route("/prefs", prefsView);
 notFound(notFoundView);
 
 let stopDrawingWho = null;
@@ -71,7 +78,7 @@ function drawHeader() {
   const who = h("div", { class: "identity", id: "identity" });
   const navLinks = [
     ["/", t("nav.play")], ["/invite", t("nav.invite")], ["/watch", t("nav.watch")],
-    ["/leaderboard", t("nav.leaderboard")], ["/rules", t("nav.rules")],
+    ["/editor", t("nav.editor")], ["/leaderboard", t("nav.leaderboard")], ["/rules", t("nav.rules")],
   ];
   const nav = h("nav", { class: "site-nav", "aria-label": t("nav.label") },
     h("ul", {}, navLinks.map(([href, text]) => h("li", {}, h("a", { href, dataset: { nav: href } }, text)))));
@@ -83,8 +90,9 @@ function drawHeader() {
     if (!user) return mount(who);
     const name = h("a", { href: `/player/${encodeURIComponent(user.name)}`, id: "my-name", class: "my-name" }, user.name);
     const rating = user.guest ? null : h("span", { class: "rating" }, ` (${user.rating_text})`);
+    const prefs = h("a", { href: "/prefs", class: "button small", id: "prefs-link", title: t("prefs.title") }, t("prefs.link"));
     if (user.guest) {
-      mount(who, h("span", { class: "guest-label" }, t("account.guest")), " ", name, " ",
+      mount(who, h("span", { class: "guest-label" }, t("account.guest")), " ", name, " ", prefs, " ",
         h("a", { href: "/login", class: "button small", id: "login-link" }, t("account.login")), " ",
         h("a", { href: "/signup", class: "button small primary", id: "signup-link" }, t("account.signup")));
     } else {
@@ -98,7 +106,7 @@ function drawHeader() {
           toast(errorText(err), { kind: "error" });
         }
       });
-      mount(who, name, rating, " ", out);
+      mount(who, name, rating, " ", prefs, " ", out);
     }
   };
   drawWho();
@@ -187,6 +195,8 @@ async function main() {
   drawHeader();
   connectionBanner();
   globalMessages();
+  applyColors(); // this browser's colours at once, an account's once known
+  session.onChange(applyColors);
   await loadIdentity();
   document.getElementById("conn-banner").hidden = true;
   socket.connect();

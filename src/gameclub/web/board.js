@@ -15,6 +15,7 @@
 
 import { s } from "./dom.js";
 import { t } from "./i18n.js";
+import { pieceLabel } from "./prefs.js";
 
 const CELL = 100;
 const MARGIN = 28; // room for the coordinates, left and bottom
@@ -182,8 +183,8 @@ export class Board {
 
   describe(name, content, clone, jump) {
     const parts = [name];
-    if (content === "x") parts.push(t("board.redPiece"));
-    else if (content === "o") parts.push(t("board.bluePiece"));
+    if (content === "x") parts.push(pieceLabel("x"));
+    else if (content === "o") parts.push(pieceLabel("o"));
     else if (content === "#") parts.push(t("board.block"));
     else parts.push(t("board.empty"));
     if (name === this.selected) parts.push(t("board.selected"));

@@ -9,14 +9,14 @@ makes applying a move twice impossible even across processes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
-from gameclub.server.store.db import Database
+from gameclub.server.store.db import Database, Mergeable
 from gameclub.server.store.models import Game, MoveRow, RatingHistory, User
 
 FINISHED = "finished"
@@ -47,14 +47,25 @@ async def save_progress(
     *,
     rate: tuple[int, int, float] | None = None,
     now: int = 0,
+    delete_from: int | None = None,
 ) -> RatingChange | None:
     """Store new moves and the game's new state; rate the game if ``rate`` is given.
 
     ``rate`` is ``(x_user_id, o_user_id, x_score)``: both players' ratings are
-    read, updated and written inside this transaction.
+    read, updated and written inside this transaction. ``delete_from`` deletes
+    the moves from that ply on first (a takeback).
     """
 
+    if delete_from is None and rate is None:
+        # The common case, one move played: merged with other games' saves.
+        await db.commit_soon(Mergeable("save-progress", (game_id, fields, moves), _save_many))
+        return None
+
     async def work(session: AsyncSession) -> RatingChange | None:
+        if delete_from is not None:
+            await session.execute(
+                delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= delete_from)
+            )
         return await _save(session, game_id, fields, moves, rate, now)
 
     return await db.commit_soon(work)
@@ -70,7 +81,7 @@ async def _save(
 ) -> RatingChange | None:
     change: RatingChange | None = None
     if moves:
-        await session.execute(insert(MoveRow), [{"game_id": game_id, **move} for move in moves])
+        await session.execute(_INSERT_MOVES, [{"game_id": game_id, **move} for move in moves])
     if rate is not None:
         x_id, o_id, x_score = rate
         users = {
@@ -102,8 +113,31 @@ async def _save(
             after_x, after_o, after_x.rating - before_x.rating, after_o.rating - before_o.rating
         )
         fields = {**fields, "x_rating_diff": change.x_diff, "o_rating_diff": change.o_diff}
-    await session.execute(update(Game).where(Game.id == game_id).values(**fields))
+    await session.execute(_UPDATE_GAME, {"game_key": game_id, **fields})
     return change
+
+
+async def _save_many(
+    session: AsyncSession, saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]]]]
+) -> None:
+    """Several games' new moves and states: one executemany per table and field set."""
+    move_rows = [{"game_id": game_id, **move} for game_id, _, moves in saves for move in moves]
+    if move_rows:
+        await session.execute(_INSERT_MOVES, move_rows)
+    by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for game_id, fields, _ in saves:
+        by_keys.setdefault(tuple(sorted(fields)), []).append({"game_key": game_id, **fields})
+    for rows in by_keys.values():
+        await session.execute(_UPDATE_GAME, rows)
+
+
+# Core statements built once, with every value bound at execution: they are
+# compiled once and cached, where ORM statements with inline values would be
+# rebuilt and re-keyed on every move (the hot path of the club).
+_MOVES_TABLE = cast(Table, MoveRow.__table__)
+_GAMES_TABLE = cast(Table, Game.__table__)
+_INSERT_MOVES = insert(_MOVES_TABLE)
+_UPDATE_GAME = update(_GAMES_TABLE).where(_GAMES_TABLE.c.id == bindparam("game_key"))
 
 
 async def load_game(db: Database, game_id: str) -> tuple[Game, list[MoveRow]] | None:
@@ -146,8 +180,11 @@ async def user_by_name(db: Database, name: str) -> User | None:
 async def games_of_user(
     db: Database, user_id: int, *, offset: int = 0, limit: int = 20
 ) -> tuple[list[Game], int]:
-    """Finished games of a user, newest first, and how many there are."""
-    where = and_(or_(Game.x_user_id == user_id, Game.o_user_id == user_id), Game.status == FINISHED)
+    """Games of a user, finished or in progress (not aborted), newest first, and how many."""
+    where = and_(
+        or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
+        Game.status.in_((FINISHED, STARTED)),
+    )
     async with db.read() as session:
         total = int((await session.execute(select(func.count()).where(where))).scalar_one())
         games = list(
@@ -198,12 +235,37 @@ class Tally:
         return {"win": self.win, "loss": self.loss, "draw": self.draw}
 
 
+@dataclass
+class BoardTally:
+    """Results on one board (or under one rule set): all games, against the computer, people."""
+
+    all: Tally = field(default_factory=Tally)
+    ai: Tally = field(default_factory=Tally)
+    people: Tally = field(default_factory=Tally)
+
+    def add(self, score: float, vs_ai: bool) -> None:
+        self.all.add(score)
+        (self.ai if vs_ai else self.people).add(score)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.all.to_json(), "ai": self.ai.to_json(), "people": self.people.to_json()}
+
+
 async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
-    """Wins, losses and draws overall, per computer level and per human opponent."""
+    """Wins, losses and draws overall, per computer level, per human opponent, per board
+    (Blocs-Config) and per rule set. Hot-seat games (one person on both sides) do not count."""
     async with db.read() as session:
         rows = (
             await session.execute(
-                select(Game.x_user_id, Game.o_user_id, Game.x_ai, Game.o_ai, Game.winner).where(
+                select(
+                    Game.x_user_id,
+                    Game.o_user_id,
+                    Game.x_ai,
+                    Game.o_ai,
+                    Game.winner,
+                    Game.blocks,
+                    Game.rules,
+                ).where(
                     or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
                     Game.status == FINISHED,
                 )
@@ -212,7 +274,11 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
     overall = Tally()
     per_level: dict[str, Tally] = {}
     per_opponent: dict[int, Tally] = {}
-    for x_id, o_id, x_ai, o_ai, winner in rows:
+    per_board: dict[str, BoardTally] = {}
+    per_rules: dict[str, BoardTally] = {}
+    for x_id, o_id, x_ai, o_ai, winner, blocks, rules in rows:
+        if x_id == o_id:
+            continue  # hot seat
         mine = "x" if x_id == user_id else "o"
         score = 0.5 if winner is None else (1.0 if winner == mine else 0.0)
         overall.add(score)
@@ -222,6 +288,8 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
             per_level.setdefault(their_ai, Tally()).add(score)
         elif their_id is not None:
             per_opponent.setdefault(their_id, Tally()).add(score)
+        per_board.setdefault(blocks or "0", BoardTally()).add(score, their_ai is not None)
+        per_rules.setdefault(rules, BoardTally()).add(score, their_ai is not None)
     names = await users_by_id(db, list(per_opponent))
     ranked = sorted(
         ((names[uid].name, tally) for uid, tally in per_opponent.items() if uid in names),
@@ -232,7 +300,55 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
         "overall": overall.to_json(),
         "ai": {level: tally.to_json() for level, tally in sorted(per_level.items())},
         "opponents": opponents,
+        "boards": [
+            {"blocks": code, **tally.to_json()}
+            for code, tally in sorted(
+                per_board.items(),
+                key=lambda pair: (
+                    -(pair[1].all.win + pair[1].all.loss + pair[1].all.draw),
+                    pair[0],
+                ),
+            )
+        ],
+        "rules": {name: tally.to_json() for name, tally in sorted(per_rules.items())},
     }
+
+
+async def board_stats(db: Database, limit: int = 200) -> list[dict[str, Any]]:
+    """Club-wide: how people fare against the computer on each board (Blocs-Config)."""
+    async with db.read() as session:
+        rows = (
+            await session.execute(
+                select(Game.blocks, Game.x_ai, Game.o_ai, Game.winner).where(
+                    Game.status == FINISHED,
+                    or_(
+                        and_(Game.x_ai.is_not(None), Game.o_user_id.is_not(None)),
+                        and_(Game.o_ai.is_not(None), Game.x_user_id.is_not(None)),
+                    ),
+                )
+            )
+        ).all()
+    boards: dict[str, Tally] = {}
+    for blocks, x_ai, _o_ai, winner in rows:
+        human = "o" if x_ai is not None else "x"
+        score = 0.5 if winner is None else (1.0 if winner == human else 0.0)
+        boards.setdefault(blocks or "0", Tally()).add(score)
+    ranked = sorted(
+        boards.items(), key=lambda pair: (-(pair[1].win + pair[1].loss + pair[1].draw), pair[0])
+    )
+    return [{"blocks": code, **tally.to_json()} for code, tally in ranked[:limit]]
+
+
+async def set_piece_colors(db: Database, user_id: int, colors: str | None) -> None:
+    async with db.write() as session:
+        await session.execute(update(User).where(User.id == user_id).values(piece_colors=colors))
+
+
+async def piece_colors(db: Database, user_id: int) -> str | None:
+    async with db.read() as session:
+        return (
+            await session.execute(select(User.piece_colors).where(User.id == user_id))
+        ).scalar_one_or_none()
 
 
 async def rating_history(db: Database, user_id: int) -> list[RatingHistory]:

@@ -31,6 +31,8 @@ class User(Base):
     rd: Mapped[float] = mapped_column(Float)
     volatility: Mapped[float] = mapped_column(Float)
     rated_games: Mapped[int] = mapped_column(Integer, default=0)
+    #: Preferred piece colours, ``"red,blue"`` (x first); ``None``: the default.
+    piece_colors: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class Session(Base):
@@ -75,6 +77,8 @@ class Game(Base):
     turn_started_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     draw_offer: Mapped[str | None] = mapped_column(String(1), nullable=True)
     rematch_offer: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    #: The side asking to take back its last move (casual games only).
+    takeback_offer: Mapped[str | None] = mapped_column(String(1), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: Ratings at the start of a rated game, and their change at its end.
@@ -123,6 +127,8 @@ class Invitation(Base):
     clock_inc_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     color: Mapped[str] = mapped_column(String(6))
+    #: A set-up start position (FEN), ``None`` for the rule set's own.
+    start_fen: Mapped[str | None] = mapped_column(String(200), nullable=True)
     #: ``open``, ``accepted``, ``declined`` or ``cancelled``.
     status: Mapped[str] = mapped_column(String(10))
     game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)

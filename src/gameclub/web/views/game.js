@@ -8,20 +8,25 @@
 // socket drops, socket.js reconnects and re-subscribes; the next `state`
 // replaces everything here, so the page recovers by itself.
 
-import { loadMe } from "../api.js";
+import { loadMe, post } from "../api.js";
 import { Board, moveSquares } from "../board.js";
 import { formatClock, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
+import { colorLabel } from "../prefs.js";
 import { navigate } from "../router.js";
 import { socket } from "../socket.js";
 import { announce, errorText, toast } from "../ui.js";
 
 const OTHER = { x: "o", o: "x" };
+/** Endings by the rules: a takeback (computer, hot seat) may reopen such a game. */
+const RULES_ENDINGS = new Set(["board-full", "no-pieces", "no-moves", "stuck", "fifty-moves",
+  "threefold-repetition", "early-fill"]);
 const LOW_TIME_MS = 20000;
 
+/** The name of side ``c``'s colour as this player chose it ("Red" by default for x). */
 export function colorName(c) {
-  return c === "x" ? t("color.x") : c === "o" ? t("color.o") : "";
+  return c === "x" || c === "o" ? colorLabel(c) : "";
 }
 
 export function playerName(p) {
@@ -69,6 +74,11 @@ export function gameView(main, { id }) {
     h("label", { for: moveInput.id }, t("game.typeMove")), moveInput,
     h("button", { type: "submit" }, t("game.play")));
   const counts = h("p", { class: "counts-line", id: "piece-counts" });
+  const tools = h("p", { class: "game-tools" },
+    h("a", { href: `/api/games/${encodeURIComponent(id)}/pgn`, download: `gameclub-${id}.pgn`,
+      id: "download-pgn", class: "button small" }, t("game.downloadPgn")), " ",
+    h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "button small", id: "open-replay" },
+      t("result.replay")));
 
   mount(main,
     h("section", { class: "game", id: "game", dataset: { game: id } },
@@ -78,7 +88,7 @@ export function gameView(main, { id }) {
         h("div", { class: "board-column" }, cards.o.el, boardBox, cards.x.el, counts),
         h("aside", { class: "side-column" },
           notice, actions, moveForm,
-          h("h2", {}, t("game.moves")), moveList))));
+          h("h2", {}, t("game.moves")), moveList, tools))));
 
   moveForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -225,6 +235,12 @@ export function gameView(main, { id }) {
         ? t("game.rematchOffered")
         : t("game.rematchOfferFrom", { color: colorName(state.rematch_offer) })));
     }
+    if (state.status === "started" && state.takeback_offer) {
+      parts.push(h("p", { class: "offer", id: "takeback-notice" }, state.takeback_offer === you
+        ? t("game.takebackAsked")
+        : t("game.takebackFrom", { color: colorName(state.takeback_offer) })));
+    }
+    if (state.hotseat && you) parts.push(h("p", { class: "hint", id: "hotseat-notice" }, t("game.hotseatHint")));
     if (!you) parts.push(h("p", { class: "hint" }, t("game.watching"), " ", h("a", { href: "/watch" }, t("nav.watch"))));
     mount(notice, parts);
   }
@@ -270,6 +286,7 @@ export function gameView(main, { id }) {
           out.push(button(t("game.offerDraw"), "", () => act("draw"), { id: "draw-offer" }));
         }
       }
+      if (state.takebacks) out.push(...takebackButtons(vsComputer));
       const ca = claimAt();
       if (ca) {
         const ready = socket.serverNow() >= ca;
@@ -278,7 +295,12 @@ export function gameView(main, { id }) {
         out.push(claim);
       }
     }
+    if (you && !live && state.takebacks && (vsComputer || state.hotseat) && !state.rematch &&
+        state.result && RULES_ENDINGS.has(state.result.reason)) {
+      out.push(...takebackButtons(vsComputer));
+    }
     if (you && !live) {
+      out.push(button(t("game.playAgain"), "", playAgain, { id: "play-again" }));
       if (state.rematch) {
         out.push(h("a", { class: "button primary", href: `/game/${state.rematch}`, id: "rematch-open" }, t("game.openRematch")));
       } else if (state.rematch_offer === opp) {
@@ -290,6 +312,38 @@ export function gameView(main, { id }) {
     }
     if (!live) out.push(h("a", { class: "button", href: "/" }, t("game.backHome")));
     mount(actions, out);
+  }
+
+  /** Undo: at once against the computer and on the hot seat; against a person, ask. */
+  function takebackButtons(vsComputer) {
+    const you = state.you;
+    const opp = OTHER[you];
+    if (vsComputer || state.hotseat) {
+      const b = button(t("game.takeback"), "", () => act("takeback"), { id: "takeback" });
+      b.disabled = state.moves.length === 0;
+      return [b];
+    }
+    if (state.takeback_offer === opp) {
+      return [button(t("game.acceptTakeback"), "primary", () => act("takeback"), { id: "takeback-accept" }),
+        button(t("game.declineTakeback"), "", () => act("takeback-decline"), { id: "takeback-decline" })];
+    }
+    if (state.takeback_offer === you) return [];
+    const b = button(t("game.askTakeback"), "", () => act("takeback"), { id: "takeback" });
+    b.disabled = state.moves.length === 0;
+    return [b];
+  }
+
+  /** The same board, rules and start again, against the same kind of opponent. */
+  async function playAgain() {
+    try {
+      const body = await post(`/api/games/${encodeURIComponent(id)}/again`);
+      if (body.game) navigate(`/game/${body.game}`);
+      else if (body.invitation) {
+        toast(t("game.againInvited", { name: body.invitation.to ? body.invitation.to.name : "?" }));
+      }
+    } catch (err) {
+      toast(errorText(err), { kind: "error" });
+    }
   }
 
   function drawBanner() {
@@ -322,6 +376,7 @@ export function gameView(main, { id }) {
     let text;
     if (state.status !== "started") text = resultText(state.result) || t("result.over");
     else if (pending) text = t("game.sending");
+    else if (state.hotseat && you) text = t("game.toMove", { color: colorName(state.turn) });
     else if (you && state.turn === you) text = t("game.yourTurn");
     else if (you) text = t("game.waitingFor", { name: playerName(state.players[state.turn]) });
     else text = t("game.toMove", { color: colorName(state.turn) });
@@ -378,6 +433,10 @@ export function gameView(main, { id }) {
     if (old && next.draw_offer && next.draw_offer !== old.draw_offer && next.draw_offer !== next.you) {
       announce(t("game.drawOfferFrom", { color: colorName(next.draw_offer) }));
     }
+    if (old && next.takeback_offer && next.takeback_offer !== old.takeback_offer && next.takeback_offer !== next.you) {
+      announce(t("game.takebackFrom", { color: colorName(next.takeback_offer) }));
+    }
+    if (old && next.moves.length < old.moves.length) announce(t("game.takenBack", { n: old.moves.length - next.moves.length }));
     if (old && next.rematch_offer && next.rematch_offer !== old.rematch_offer && next.rematch_offer !== next.you) {
       announce(t("game.rematchOfferFrom", { color: colorName(next.rematch_offer) }));
     }

@@ -43,6 +43,18 @@ export function homeView(main) {
     quick.disabled = false;
   });
 
+  const hotseat = h("button", { class: "button", id: "play-hotseat", type: "button" }, t("home.hotseat"));
+  hotseat.addEventListener("click", async () => {
+    hotseat.disabled = true;
+    try {
+      const { game } = await post("/api/games/hotseat", { rules: "ataxx", blocks: null, clock: null });
+      navigate(`/game/${game}`);
+    } catch (err) {
+      quickError.textContent = errorText(err);
+      hotseat.disabled = false;
+    }
+  });
+
   const resume = h("section", { class: "panel", id: "my-games", hidden: true });
   const incoming = h("section", { class: "panel", id: "incoming", hidden: true });
   const aiBox = h("div");
@@ -61,6 +73,9 @@ export function homeView(main) {
       h("p", { class: "features" }, t("home.features")),
       h("nav", { class: "hero-links" },
         h("a", { href: "/invite", class: "button" }, t("nav.invite")),
+        hotseat,
+        h("a", { href: "/editor", class: "button", id: "open-editor" }, t("nav.editor")),
+        h("a", { href: "/load", class: "button", id: "open-load" }, t("load.title")),
         h("a", { href: "/watch", class: "button" }, t("nav.watch")),
         h("a", { href: "/rules", class: "button" }, t("nav.rules")))),
     resume,

@@ -28,6 +28,24 @@ function statsTable(id, caption, rows) {
     h("tbody", {}, rows.map(([label, row]) => h("tr", {}, h("th", { scope: "row" }, label), tally(row)))));
 }
 
+/** Results by board (Blocs-Config) or rule set: all games, then against the computer and people. */
+function splitTable(id, caption, rows) {
+  const wld = (r) => `${r.win}–${r.loss}–${r.draw}`;
+  return h("table", { class: "list stats", id },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, ""),
+      h("th", { scope: "col" }, t("stats.win")),
+      h("th", { scope: "col" }, t("stats.loss")),
+      h("th", { scope: "col" }, t("stats.draw")),
+      h("th", { scope: "col" }, t("stats.score")),
+      h("th", { scope: "col" }, t("stats.vsComputer")),
+      h("th", { scope: "col" }, t("stats.vsPeople")))),
+    h("tbody", {}, rows.map(([label, key, row]) => h("tr", { dataset: { key } },
+      h("th", { scope: "row" }, label), tally(row),
+      h("td", { class: "split-ai" }, wld(row.ai)), h("td", { class: "split-people" }, wld(row.people))))));
+}
+
 /** The outcome of ``game`` for the player called ``name``: "win", "loss", "draw" or "". */
 function outcomeFor(game, name) {
   const r = game.result;
@@ -57,7 +75,16 @@ export function profileView(main, { name }) {
       h("section", { class: "panel stats-grid" },
         statsTable("stats-overall", t("stats.overall"), [[t("stats.all"), stats.overall]]),
         ai.length ? statsTable("stats-ai", t("stats.ai"), ai) : null,
-        opp.length ? statsTable("stats-opponents", t("stats.opponents"), opp) : null));
+        opp.length ? statsTable("stats-opponents", t("stats.opponents"), opp) : null),
+      (stats.boards || []).length
+        ? h("section", { class: "panel" },
+          splitTable("stats-boards", t("stats.boards"), stats.boards.map((row) => [
+            h("a", { href: `/editor?blocks=${encodeURIComponent(row.blocks)}` },
+              row.blocks === "0" ? t("settings.noBlocks") : row.blocks), row.blocks, row])),
+          h("p", { class: "hint" }, t("stats.boardsHint")),
+          splitTable("stats-rules", t("stats.rules"),
+            Object.entries(stats.rules || {}).map(([name, row]) => [name, name, row])))
+        : null);
   }, (err) => mount(info, h("p", { class: "form-error" }, errorText(err))));
 
   get(`/api/users/${enc}/ratings`).then(({ history }) => {

@@ -33,15 +33,29 @@ export function replayView(main, { id }) {
   let cleanup = null;
   let closed = false;
   get(`/api/games/${encodeURIComponent(id)}`).then((game) => {
-    if (!closed) cleanup = draw(game);
+    if (!closed) cleanup = drawReplay(main, game, { id });
   }, (err) => {
     mount(main, h("h1", { tabindex: -1 }, t("replay.title")), h("p", { class: "form-error" }, errorText(err)));
   });
 
-  function draw(game) {
+  return () => {
+    closed = true;
+    if (cleanup) cleanup();
+  };
+}
+
+/**
+ * The viewer of a recorded game: a game of the club (GET /api/games/{id}) or a
+ * loaded record (POST /api/records). Returns its cleanup.
+ * @param {object} opts  {id: the club's game id or null, head: nodes under the title,
+ *   aside: nodes for the side column, onPly: (ply) => void, startPly}
+ */
+export function drawReplay(main, game, opts = {}) {
+  const id = opts.id || null;
+  {
     const total = game.moves.length;
     const startMover = game.start_fen.split(" ")[1] === "o" ? "o" : "x";
-    let ply = total;
+    let ply = opts.startPly !== undefined ? Math.min(total, opts.startPly) : total;
     const board = new Board({ width: game.width, height: game.height, label: t("replay.boardLabel") });
     const position = h("p", { class: "replay-position", id: "replay-position", aria: { live: "polite" } });
     const counts = h("p", { class: "counts-line" });
@@ -73,6 +87,7 @@ export function replayView(main, { id }) {
       position.textContent = text;
       counts.textContent = t("game.countsLine", { x: pos.counts.x, o: pos.counts.o });
       mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k) }));
+      if (opts.onPly) opts.onPly(ply);
       if (speak) announce(text);
     }
     slider.addEventListener("input", () => go(Number(slider.value), false));
@@ -88,24 +103,33 @@ export function replayView(main, { id }) {
 
     const x = playerName(game.players.x);
     const o = playerName(game.players.o);
+    const resultLine = typeof game.result === "string"
+      ? game.result
+      : game.result ? resultText(game.result) : t("profile.inProgress");
+    const editorQuery = new URLSearchParams({ rules: game.rules });
+    if (game.blocks) editorQuery.set("blocks", game.blocks);
     mount(main,
-      h("section", { class: "game replay", id: "replay", dataset: { game: id } },
+      h("section", { class: "game replay", id: "replay", dataset: { game: id || "" } },
         h("div", { class: "game-head" },
           h("h1", { tabindex: -1 }, t("game.title", { x, o })),
-          h("p", {}, `${game.rules} · ${game.blocks || t("settings.noBlocks")} · ${formatDate(game.created_at)}`),
-          h("p", { class: "replay-result" }, game.result ? resultText(game.result) : t("profile.inProgress"))),
+          h("p", {}, [game.rules, game.blocks || t("settings.noBlocks"), game.created_at ? formatDate(game.created_at) : null]
+            .filter(Boolean).join(" · ")),
+          h("p", { class: "replay-result", id: "replay-result" }, resultLine),
+          opts.head || null),
         h("div", { class: "game-layout" },
           h("div", { class: "board-column" }, h("div", { class: "board-box" }, board.el), counts, position, controls, slider),
           h("aside", { class: "side-column" },
+            opts.aside || null,
             h("h2", {}, t("game.moves")), moveBox,
-            game.status === "started" ? h("a", { class: "button", href: `/game/${id}` }, t("replay.live")) : null,
-            h("details", {}, h("summary", {}, t("replay.pgn")), h("pre", { class: "pgn" }, game.pgn))))));
+            id && game.status === "started" ? h("a", { class: "button", href: `/game/${id}` }, t("replay.live")) : null,
+            h("p", { class: "buttons" },
+              id ? h("a", { class: "button small", id: "download-pgn", href: `/api/games/${encodeURIComponent(id)}/pgn`,
+                download: `gameclub-${id}.pgn` }, t("game.downloadPgn")) : null,
+              game.width === 7 && game.height === 7
+                ? h("a", { class: "button small", id: "open-editor", href: `/editor?${editorQuery}` }, t("replay.openEditor"))
+                : null),
+            game.pgn ? h("details", {}, h("summary", {}, t("replay.pgn")), h("pre", { class: "pgn" }, game.pgn)) : null))));
     go(ply, false);
     return () => document.removeEventListener("keydown", onKey);
   }
-
-  return () => {
-    closed = true;
-    if (cleanup) cleanup();
-  };
 }

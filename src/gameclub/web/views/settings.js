@@ -44,7 +44,8 @@ let formCount = 0;
 /**
  * The settings fields.
  * @param {object} options  GET /api/options
- * @param {object} cfg  {level: bool, rated: bool, prefix: string, defaults: {...}}
+ * @param {object} cfg  {level: bool, rated: bool, prefix: string, defaults: {...},
+ *   board: bool (false: blocks and start come from elsewhere, the board editor)}
  * @returns {{el: HTMLElement, read: () => object}}
  */
 export function settingsForm(options, cfg = {}) {
@@ -69,6 +70,13 @@ export function settingsForm(options, cfg = {}) {
   describe();
   fields.push(h("div", { class: "field" }, h("label", { for: rules.id }, t("settings.rules")), rules, rulesHint));
 
+  const board = cfg.board !== false;
+  const start = select(`${p}-start`, [
+    ["standard", t("settings.startStandard")], ["four-corners", t("settings.startFour")],
+    ["two-corners", t("settings.startTwo")],
+  ], d.start || "standard");
+  if (board) fields.push(field(t("settings.start"), start, t("settings.startHint")));
+
   const blocksMode = select(`${p}-blocks-mode`, [
     ["none", t("settings.blocksNone")], ["random", t("settings.blocksRandom")], ["code", t("settings.blocksCode")],
   ], d.blocksMode || "none");
@@ -87,9 +95,12 @@ export function settingsForm(options, cfg = {}) {
     if (blocksMode.value === "code") blocksCode.focus();
   });
   syncBlocks();
-  fields.push(h("div", { class: "field" },
-    h("label", { for: blocksMode.id }, t("settings.blocks")), blocksMode, blocksCode, datalist,
-    h("small", { class: "hint" }, t("settings.blocksHint"))));
+  if (board) {
+    fields.push(h("div", { class: "field" },
+      h("label", { for: blocksMode.id }, t("settings.blocks")), blocksMode, blocksCode, datalist,
+      h("small", { class: "hint" }, t("settings.blocksHint"), " ",
+        h("a", { href: "/editor" }, t("editor.link")))));
+  }
 
   const clockChoices = [["none", t("settings.noClock")],
     ...options.clocks.map((c) => [`${c.base}+${c.increment}`, clockText(c)])];
@@ -105,9 +116,12 @@ export function settingsForm(options, cfg = {}) {
   const read = () => {
     const body = { rules: rules.value, color: color.value };
     if (level) body.level = level.value;
-    if (blocksMode.value === "random") body.blocks = "random";
-    else if (blocksMode.value === "code") body.blocks = blocksCode.value.trim() || null;
-    else body.blocks = null;
+    if (board) {
+      if (blocksMode.value === "random") body.blocks = "random";
+      else if (blocksMode.value === "code") body.blocks = blocksCode.value.trim() || null;
+      else body.blocks = null;
+      if (start.value !== "standard") body.start = start.value;
+    }
     if (clock.value === "none") body.clock = null;
     else {
       const [base, increment] = clock.value.split("+").map(Number);
@@ -122,6 +136,7 @@ export function settingsForm(options, cfg = {}) {
 /** One line describing a seek's or invitation's settings. */
 export function settingsSummary(o) {
   const parts = [o.rules, `${t("settings.blocks")}: ${blocksText(o.blocks)}`, clockText(o.clock)];
+  if (o.start && o.start !== "standard") parts.push(t(`settings.start.${o.start}`));
   parts.push(o.rated ? t("settings.ratedShort") : t("settings.casual"));
   return parts.join(" · ");
 }
