@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test lint typecheck pytest bench browser-deps clean
+.PHONY: serve test test-slow lint typecheck pytest browser-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,13 +26,17 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
+# Tests marked slow (minutes each) run with `make test-slow`, not in CI.
+PYTEST_ARGS ?= -m "not slow" --durations=15
+
 pytest: $(STAMP) browser-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
+
 test: lint typecheck pytest
 
-bench: $(STAMP)
-	$(PY) benchmarks/run_all.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
