@@ -8,13 +8,13 @@ are stored, because a link sent to a friend must outlive a restart.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from gameclub.ataxx import Color
+from gameclub.server import jsontext
 from gameclub.server.accounts import Identity
 from gameclub.server.clock import new_id, now_ms
 from gameclub.server.errors import ClubError, bad_field
@@ -102,11 +102,11 @@ class Lobby:
     def _broadcast(self) -> None:
         self._pending = None
         # "mine" differs per viewer: one text for those without seeks, one each for the others.
-        base = json.dumps({"t": "lobby", **self.to_json()})
+        base = jsontext.dumps({"t": "lobby", **self.to_json()})
         seekers = {seek.seat.user_id for seek in self.seeks.values()}
         for sub in list(self.subscribers):
             if sub.user_id in seekers:
-                sub.send_text(json.dumps({"t": "lobby", **self.to_json(sub.user_id)}))
+                sub.send_text(jsontext.dumps({"t": "lobby", **self.to_json(sub.user_id)}))
             else:
                 sub.send_text(base)
 

@@ -14,7 +14,7 @@ stored ones on demand and resumes games in progress after a restart.
 from __future__ import annotations
 
 import asyncio
-import json
+import functools
 import logging
 import random
 from collections.abc import Callable, Coroutine
@@ -30,6 +30,7 @@ from gameclub.ataxx import (
     Termination,
 )
 from gameclub.ataxx.squares import iter_squares, square_name
+from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
 from gameclub.server.errors import ClubError
@@ -136,20 +137,27 @@ def last_of(board: Board, autos: list[bool]) -> dict[str, Any] | None:
     }
 
 
-def dests_of(board: Board) -> dict[str, dict[str, list[str]]]:
-    """Clone and jump destinations of each piece of the side to move (for hints)."""
-    dests: dict[str, dict[str, list[str]]] = {}
-    moves = board.legal_moves
-    if not moves or moves == [Move.PASS]:
-        return dests
+def dests_of(board: Board) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Clone and jump destinations of each piece of the side to move (for hints).
+
+    Empty when the side to move must pass. Called for every state sent, so the
+    square names of a destination set come from a cache.
+    """
+    dests: dict[str, dict[str, tuple[str, ...]]] = {}
     for sq in iter_squares(board.pieces(board.turn)):
         clones, jumps = board.destinations(sq)
         if clones or jumps:
-            dests[square_name(sq)] = {
-                "clone": [square_name(t) for t in iter_squares(clones)],
-                "jump": [square_name(t) for t in iter_squares(jumps)],
-            }
+            dests[square_name(sq)] = {"clone": _names(clones), "jump": _names(jumps)}
     return dests
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _names_cached(bb: int) -> tuple[str, ...]:
+    return tuple(square_name(sq) for sq in iter_squares(bb))
+
+
+def _names(bb: int) -> tuple[str, ...]:
+    return _names_cached(bb)
 
 
 class Round:
@@ -351,7 +359,7 @@ class Round:
     def _frame(self, base: str, color: Color | None) -> str:
         # The state is serialised once per change; only "you" differs per connection.
         color = self._you(color)
-        you = json.dumps(color.char if color is not None else None)
+        you = jsontext.dumps(color.char if color is not None else None)
         return f'{base[:-1]},"you":{you}}}'
 
     def subscribe(self, sub: Subscriber) -> str:
@@ -373,8 +381,8 @@ class Round:
             self.version += 1
             self._arm_flag_timer()
             self.broadcast()
-            return self._frame(json.dumps(self.state_json()), color)
-        frame = self._frame(json.dumps(self.state_json()), color)
+            return self._frame(jsontext.dumps(self.state_json()), color)
+        frame = self._frame(jsontext.dumps(self.state_json()), color)
         self._broadcast_presence(exclude=sub)
         return frame
 
@@ -388,7 +396,7 @@ class Round:
         self._broadcast_presence()
 
     def _broadcast_presence(self, exclude: Subscriber | None = None) -> None:
-        text = json.dumps(
+        text = jsontext.dumps(
             {
                 "t": "presence",
                 "game": self.id,
@@ -402,7 +410,7 @@ class Round:
                 sub.send_text(text)
 
     def broadcast(self) -> None:
-        base = json.dumps(self.state_json())
+        base = jsontext.dumps(self.state_json())
         for sub, color in list(self.subscribers.items()):
             sub.send_text(self._frame(base, color))
 

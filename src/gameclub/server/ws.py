@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from gameclub.server import jsontext
 from gameclub.server.accounts import SESSION_COOKIE, Identity
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError
@@ -70,7 +71,7 @@ class Connection:
         self.outbox.put_nowait(text)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.send_text(json.dumps(message))
+        self.send_text(jsontext.dumps(message))
 
     async def writer(self) -> None:
         try:
@@ -127,7 +128,7 @@ class Connections:
     def notify(self, user_id: int, message: dict[str, Any]) -> None:
         conns = self.by_user.get(user_id)
         if conns:
-            text = json.dumps(message)
+            text = jsontext.dumps(message)
             for conn in list(conns):
                 conn.send_text(text)
 
@@ -151,7 +152,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         # No session: the page must call GET /api/me first (it sets the cookie).
         await websocket.accept()
         await websocket.send_text(
-            json.dumps(
+            jsontext.dumps(
                 {"t": "error", "code": "not-logged-in", "message": "no session: load /api/me first"}
             )
         )
