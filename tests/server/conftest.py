@@ -83,6 +83,21 @@ def settings(database_url: str) -> Settings:
     return replace(TEST_SETTINGS, database_url=database_url)
 
 
+def first_move(state: dict[str, Any]) -> str:
+    """The first legal move of a state, from its destination hints."""
+    for src, dests in sorted(state["dests"].items()):
+        if dests["clone"]:
+            return str(dests["clone"][0])
+        if dests["jump"]:
+            return src + dests["jump"][0]
+    raise AssertionError("no move in dests")
+
+
+@pytest.fixture(name="first_move")
+def first_move_fixture() -> Callable[[dict[str, Any]], str]:
+    return first_move
+
+
 class Browser:
     """One person's browser: its own cookies, the CSRF token, helpers for the API."""
 
@@ -116,6 +131,12 @@ class Browser:
         body: dict[str, Any] = response.json()
         self.user, self.csrf = body["user"], body["csrf"]
         return body
+
+    def watch(self, game: str) -> tuple[Socket, dict[str, Any]]:
+        """A new socket subscribed to ``game``, and the state it was sent."""
+        ws = self.socket()
+        ws.send({"t": "sub", "game": game})
+        return ws, ws.state(game)
 
     def socket(self) -> Socket:
         socket = Socket(self.client.websocket_connect("/ws").__enter__())

@@ -4,22 +4,6 @@ flips after a restart, unfinished games in a player's list."""
 from __future__ import annotations
 
 import time
-from typing import Any
-
-
-def first_move(state: dict[str, Any]) -> str:
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move in dests")
-
-
-def watch(browser, game: str) -> tuple[Any, dict[str, Any]]:
-    ws = browser.socket()
-    ws.send({"t": "sub", "game": game})
-    return ws, ws.state(game)
 
 
 def test_a_rated_game_is_rated_once_whatever_follows(club):
@@ -28,8 +12,8 @@ def test_a_rated_game_is_rated_once_whatever_follows(club):
     bob.sign_up("twice")
     seek = ann.post("/api/seeks", {"rated": True, "color": "x"}).json()["seek"]
     game = bob.post(f"/api/seeks/{seek['id']}/accept").json()["game"]
-    a, _ = watch(ann, game)
-    b, _ = watch(bob, game)
+    a, _ = ann.watch(game)
+    b, _ = bob.watch(game)
     b.send({"t": "resign", "game": game})
     over = b.expect(lambda m: m["t"] == "state" and m["status"] == "finished")
     diff = over["result"]["rating_diff"]
@@ -95,8 +79,8 @@ def test_flips_of_the_last_move_survive_a_restart(make_club, settings):
     ann, bob = club.browser(), club.browser()
     inv = ann.post("/api/invitations", {"to": None, "color": "x"}).json()["invitation"]
     game = bob.post(f"/api/invitations/{inv['id']}/accept").json()["game"]
-    a, state = watch(ann, game)
-    b, _ = watch(bob, game)
+    a, state = ann.watch(game)
+    b, _ = bob.watch(game)
     plies = ["b6", "g7e7", "c7", "e7c6"]  # o jumps to c6, next to b6 and c7: two flips
     for ply, move in enumerate(plies):
         ws = a if ply % 2 == 0 else b
@@ -110,7 +94,7 @@ def test_flips_of_the_last_move_survive_a_restart(make_club, settings):
     ann2 = again.browser()
     ann2.client.cookies.update(cookies)
     ann2.refresh()
-    _, resumed = watch(ann2, game)
+    _, resumed = ann2.watch(game)
     assert resumed["last"]["move"] == "e7c6" and sorted(resumed["last"]["flipped"]) == ["b6", "c7"]
     assert resumed["last"]["by"] == "o" and resumed["last"]["auto"] is False
 
@@ -120,7 +104,7 @@ def test_unfinished_games_have_no_result_in_a_players_list(club):
     ann.sign_up("lister")
     live = ann.post("/api/games/ai", {"level": "random", "color": "x"}).json()["game"]
     done = ann.post("/api/games/ai", {"level": "random", "color": "x"}).json()["game"]
-    ws, _ = watch(ann, done)
+    ws, _ = ann.watch(done)
     ws.send({"t": "resign", "game": done})
     ws.expect(lambda m: m["t"] == "state" and m["status"] == "finished")
     games = {g["id"]: g for g in ann.get("/api/users/lister/games").json()["games"]}

@@ -7,34 +7,19 @@ from typing import Any
 from gameclub.ataxx.notation import GameRecord
 
 
-def first_move(state: dict[str, Any]) -> str:
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move in dests")
-
-
-def watch(browser, game: str) -> tuple[Any, dict[str, Any]]:
-    ws = browser.socket()
-    ws.send({"t": "sub", "game": game})
-    return ws, ws.state(game)
-
-
 def friend_game(ann, bob, **fields: Any) -> str:
     inv = ann.post("/api/invitations", {"to": None, "color": "x", **fields}).json()["invitation"]
     game: str = bob.post(f"/api/invitations/{inv['id']}/accept").json()["game"]
     return game
 
 
-def test_a_game_downloads_as_a_pgn_record(club):
+def test_a_game_downloads_as_a_pgn_record(club, first_move):
     ann, bob = club.browser(), club.browser()
     ann.sign_up("blackie")
     bob.sign_up("whitey")
     game = friend_game(ann, bob, rules="pressibus", blocks="3ghx")
-    a, state = watch(ann, game)
-    b, _ = watch(bob, game)
+    a, state = ann.watch(game)
+    b, _ = bob.watch(game)
     for ply in range(4):
         ws = a if ply % 2 == 0 else b
         ws.send({"t": "move", "game": game, "move": first_move(state), "ply": ply})
@@ -54,12 +39,12 @@ def test_a_game_downloads_as_a_pgn_record(club):
     assert ann.get("/api/games/nope/pgn").status_code == 404
 
 
-def test_a_record_is_loaded_replayed_and_continued(club):
+def test_a_record_is_loaded_replayed_and_continued(club, first_move):
     ann = club.browser()
     game = ann.post(
         "/api/games/ai", {"level": "random", "color": "x", "rules": "pressibus", "blocks": "g"}
     ).json()["game"]
-    ws, state = watch(ann, game)
+    ws, state = ann.watch(game)
     for ply in (0, 2):
         ws.send({"t": "move", "game": game, "move": first_move(state), "ply": ply})
         state = ws.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) >= n + 2)
@@ -82,7 +67,7 @@ def test_a_record_is_loaded_replayed_and_continued(club):
         },
     )
     assert new.status_code == 201, new.text
-    _, started = watch(ann, new.json()["game"])
+    _, started = ann.watch(new.json()["game"])
     assert started["cells"] == after2["cells"] and started["rules"] == "pressibus"
     assert started["blocks"] == "g" and started["start"] == "custom"
     # ... or with a friend (an invitation carrying the position).
@@ -120,7 +105,7 @@ def test_playing_the_same_board_again(club):
         "/api/games/ai",
         {"level": "random", "color": "o", "blocks": "random", "start": "two-corners"},
     ).json()["game"]
-    ws, state = watch(ann, game)
+    ws, state = ann.watch(game)
     assert ann.post(f"/api/games/{game}/again").json()["error"]["code"] == "not-allowed"
     ws.send({"t": "resign", "game": game})
     ws.expect(lambda m: m["t"] == "state" and m["status"] == "finished")
@@ -128,22 +113,22 @@ def test_playing_the_same_board_again(club):
     again = ann.post(f"/api/games/{game}/again")
     assert again.status_code == 201
     new = again.json()["game"]
-    _, fresh = watch(ann, new)
+    _, fresh = ann.watch(new)
     # Same board, rules and start; same colour against the same level.
     assert fresh["blocks"] == state["blocks"] and fresh["rules"] == state["rules"]
     assert fresh["start"] == "two-corners" and fresh["you"] == "o"
     assert fresh["players"]["x"]["ai"] == "random"
     # The hot seat again is a hot seat.
     hot = ann.post("/api/games/hotseat", {"blocks": "3ghx"}).json()["game"]
-    hw, _ = watch(ann, hot)
+    hw, _ = ann.watch(hot)
     hw.send({"t": "abort", "game": hot})
     hw.expect(lambda m: m["t"] == "state" and m["status"] == "aborted")
     hot2 = ann.post(f"/api/games/{hot}/again").json()["game"]
-    _, hs = watch(ann, hot2)
+    _, hs = ann.watch(hot2)
     assert hs["hotseat"] is True and hs["blocks"] == "3ghx"
     # Against a person: the same person is invited again, on the same board.
     game3 = friend_game(ann, bob, blocks="6bch")
-    a, _ = watch(ann, game3)
+    a, _ = ann.watch(game3)
     a.send({"t": "abort", "game": game3})
     a.expect(lambda m: m["t"] == "state" and m["status"] == "aborted")
     b = bob.socket()
@@ -171,7 +156,7 @@ def test_piece_colours_are_a_preference(club):
     assert ann.get("/api/me").json()["prefs"]["colors"] == {"x": "green", "o": "yellow"}
     # The rules do not change: the first player is still x.
     game = ann.post("/api/games/ai", {"level": "random", "color": "x"}).json()["game"]
-    _, state = watch(ann, game)
+    _, state = ann.watch(game)
     assert state["turn"] == "x" and state["you"] == "x"
     ann.post("/api/prefs", {"colors": None})
     assert ann.get("/api/me").json()["prefs"]["colors"] == {"x": "red", "o": "blue"}

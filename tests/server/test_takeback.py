@@ -3,28 +3,11 @@ and the hot seat (two people on one device)."""
 
 from __future__ import annotations
 
-from typing import Any
 
-
-def first_move(state: dict[str, Any]) -> str:
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move in dests")
-
-
-def watch(browser, game: str) -> tuple[Any, dict[str, Any]]:
-    ws = browser.socket()
-    ws.send({"t": "sub", "game": game})
-    return ws, ws.state(game)
-
-
-def test_taking_back_against_the_computer(club, make_club, settings):
+def test_taking_back_against_the_computer(club, make_club, settings, first_move):
     ann = club.browser()
     game = ann.post("/api/games/ai", {"level": "random", "color": "x"}).json()["game"]
-    ws, state = watch(ann, game)
+    ws, state = ann.watch(game)
     assert state["takebacks"] is True and state["takeback_offer"] is None
     # Nothing to take back yet: refused, nothing changes.
     ws.send({"t": "takeback", "game": game, "id": 1})
@@ -53,7 +36,7 @@ def test_taking_back_against_the_computer(club, make_club, settings):
     ann2 = again.browser()
     ann2.client.cookies.update(cookies)
     ann2.refresh()
-    ws2, resumed = watch(ann2, game)
+    ws2, resumed = ann2.watch(game)
     assert resumed["moves"] == moves[:2]
     # And the game goes on from there.
     ws2.send({"t": "move", "game": game, "move": first_move(resumed), "ply": 2, "id": 3})
@@ -65,7 +48,7 @@ def test_a_finished_game_against_the_computer_can_be_reopened(club):
     # x to move can take the last empty square next to o's only piece... and win.
     fen = "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxx1o x 0 1"
     game = ann.post("/api/games/ai", {"level": "random", "color": "x", "fen": fen}).json()["game"]
-    ws, _ = watch(ann, game)
+    ws, _ = ann.watch(game)
     ws.send({"t": "move", "game": game, "move": "f1", "ply": 0})
     over = ws.expect(lambda m: m["t"] == "state" and m["status"] == "finished")
     assert over["result"]["reason"] in ("no-pieces", "board-full")
@@ -79,12 +62,12 @@ def test_a_finished_game_against_the_computer_can_be_reopened(club):
     assert ws.expect_type("error", id=6)["code"] == "game-over"
 
 
-def test_asking_a_person_for_a_takeback(club):
+def test_asking_a_person_for_a_takeback(club, first_move):
     ann, bob = club.browser(), club.browser()
     inv = ann.post("/api/invitations", {"to": None, "color": "x"}).json()["invitation"]
     game = bob.post(f"/api/invitations/{inv['id']}/accept").json()["game"]
-    a, state = watch(ann, game)
-    b, _ = watch(bob, game)
+    a, state = ann.watch(game)
+    b, _ = bob.watch(game)
     for ply in range(3):
         ws = a if ply % 2 == 0 else b
         ws.send({"t": "move", "game": game, "move": first_move(state), "ply": ply})
@@ -114,13 +97,13 @@ def test_asking_a_person_for_a_takeback(club):
     assert moved["takeback_offer"] is None
 
 
-def test_no_takebacks_in_rated_games(club):
+def test_no_takebacks_in_rated_games(club, first_move):
     ann, bob = club.browser(), club.browser()
     ann.sign_up("strict")
     bob.sign_up("stern")
     seek = ann.post("/api/seeks", {"rated": True, "color": "x"}).json()["seek"]
     game = bob.post(f"/api/seeks/{seek['id']}/accept").json()["game"]
-    a, state = watch(ann, game)
+    a, state = ann.watch(game)
     assert state["takebacks"] is False
     a.send({"t": "move", "game": game, "move": first_move(state), "ply": 0})
     a.expect(lambda m: m["t"] == "state" and len(m["moves"]) == 1)
@@ -129,17 +112,17 @@ def test_no_takebacks_in_rated_games(club):
     assert error["code"] == "not-allowed" and "rated" in error["message"]
     # A spectator cannot ask either.
     carl = club.browser()
-    c, _ = watch(carl, game)
+    c, _ = carl.watch(game)
     c.send({"t": "takeback", "game": game, "id": 2})
     assert c.expect_type("error", id=2)["code"] == "not-a-player"
 
 
-def test_hot_seat(club):
+def test_hot_seat(club, first_move):
     ann = club.browser()
     ann.sign_up("solo")
     assert ann.post("/api/games/hotseat", {"rated": True}).status_code == 400
     game = ann.post("/api/games/hotseat", {"blocks": "3ghx"}).json()["game"]
-    ws, state = watch(ann, game)
+    ws, state = ann.watch(game)
     assert state["hotseat"] is True and state["you"] == "x" and state["blocks"] == "3ghx"
     assert state["players"]["x"]["id"] == state["players"]["o"]["id"] == ann.user["id"]
     # One browser plays both sides: "you" follows the side to move.
@@ -152,7 +135,7 @@ def test_hot_seat(club):
     assert back["turn"] == "x" and back["you"] == "x"
     # A spectator is only a spectator.
     bob = club.browser()
-    b, seen = watch(bob, game)
+    b, seen = bob.watch(game)
     assert seen["you"] is None
     b.send({"t": "move", "game": game, "move": first_move(seen), "ply": 2, "id": 9})
     assert b.expect_type("error", id=9)["code"] == "not-a-player"
