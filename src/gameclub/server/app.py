@@ -81,6 +81,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         # Load the move-generation kernel before serving: its first call loads
         # numba's compiled code, which would otherwise stall the event loop.
+        log.info("loading the move generator (the first start after an install compiles it)")
         await asyncio.to_thread(_load_kernels)
         club = await Club.start(settings, ai_executor)
         app.state.club = club
