@@ -170,3 +170,22 @@ def test_solver_agrees_on_late_positions_of_real_games() -> None:
         assert solved.value == max(values)
         checked += 1
     assert checked >= 1
+
+
+@pytest.mark.parametrize("rules", [FIFTY_12, SHORT_FIFTY, SITE_2005], ids=lambda r: r.name)
+def test_win_draw_loss_mode_matches_the_full_value(rng: random.Random, rules: RuleSet) -> None:
+    width, height, empties = (2, 4, 3) if rules.repetition else (3, 3, 4)
+    for _ in range(6):
+        board = random_board(rng, width, height, empties, rules, clock=rng.randrange(4))
+        full = solve(board)
+        wld = solve(board, margin=False)
+        assert full is not None and wld is not None and not wld.margin_exact
+        assert wld.result == full.result, board.fen()
+        if wld.result < 0:
+            assert wld.move is None
+            continue
+        # The move keeps the result: the child is lost (or drawn) for the opponent.
+        assert wld.move is not None
+        board.push(wld.move)
+        child = solve(board)
+        assert child is not None and child.result == -wld.result, board.fen()

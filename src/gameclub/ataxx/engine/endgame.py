@@ -26,6 +26,7 @@ move ordering only. Tests check this against a plain minimax with the same model
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -56,8 +57,6 @@ from gameclub.ataxx.engine.tt import (
     BOUND_NONE,
     BOUND_UPPER,
     TranspositionTable,
-    tt_probe,
-    tt_store,
 )
 from gameclub.ataxx.move import Move
 
@@ -76,19 +75,69 @@ N_STATS = 4
 _ENTER = 0
 _NEXT = 1
 _RETURN = 2
-_CLOCK_KEY = np.uint64(0xD6E8FEB86659FD93)
+
+# Solver TT entry (one uint64 next to the key): score 16 bits (offset), move 16,
+# run 8, clock 8, bound 2, clock-bound flag 1, generation 6.
+_SCORE_OFFSET = 1 << 15
+_M16 = np.uint64(0xFFFF)
+_M8 = np.uint64(0xFF)
+#: move-ordering keys: clones before jumps, each by the pieces they take.
+_TT_KEY = np.int64(1) << 40
+#: values at or beyond +-WIN/2 are wins or losses, whatever the margin of a draw.
+_HALF = WIN // 2
+_JUMP_KEY = np.int64(1) << 20
+
+
+@njit(inline="always", cache=True)
+def _probe(keys, data, h):
+    """``(bound, move, score, run, clock, pinned)`` of ``h``; bound BOUND_NONE on a miss."""
+    slot = h & np.uint64(keys.size - 1)
+    if keys[slot] != h:
+        return BOUND_NONE, NO_MOVE, 0, 0, 0, False
+    e = data[slot]
+    score = np.int64(e & _M16) - _SCORE_OFFSET
+    move = np.int64((e >> np.uint64(16)) & _M16)
+    run = np.int64((e >> np.uint64(32)) & _M8)
+    clock = np.int64((e >> np.uint64(40)) & _M8)
+    bound = np.int64((e >> np.uint64(48)) & np.uint64(3))
+    pinned = ((e >> np.uint64(50)) & np.uint64(1)) != np.uint64(0)
+    return bound, move, score, run, clock, pinned
+
+
+@njit(inline="always", cache=True)
+def _store(keys, data, h, bound, move, score, run, clock, pinned, generation):
+    slot = h & np.uint64(keys.size - 1)
+    if move == NO_MOVE and keys[slot] == h:
+        move = np.int64((data[slot] >> np.uint64(16)) & _M16)
+    keys[slot] = h
+    data[slot] = (
+        np.uint64(score + _SCORE_OFFSET)
+        | (np.uint64(move & 0xFFFF) << np.uint64(16))
+        | (np.uint64(min(run, 255)) << np.uint64(32))
+        | (np.uint64(min(clock, 255)) << np.uint64(40))
+        | (np.uint64(bound) << np.uint64(48))
+        | (np.uint64(1 if pinned else 0) << np.uint64(50))
+        | (np.uint64(generation) << np.uint64(58))
+    )
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, repetition,
                  prior, alpha0, beta0, tt_keys, tt_data, generation, control, max_nodes,
                  pv_out, stats):
-    """Exact value of the root within ``(alpha0, beta0)`` (fail-soft)."""
+    """Exact value of the root within ``(alpha0, beta0)`` (fail-soft).
+
+    Every node also returns what its value assumed about the clock (fifty-move
+    rule): ``run``, the longest run of non-clone plies the search walked below it,
+    and ``pinned``, whether a line reached the move limit (then the value holds
+    for this clock only). The table keys positions without the clock and an
+    entry serves a node whose clock is ``c`` when ``c + run < fifty`` (or, if
+    pinned, when ``c`` is the clock it was stored with).
+    """
     n = MAX_PLY + 2
     s_us = np.empty(n, dtype=np.uint64)
     s_them = np.empty(n, dtype=np.uint64)
     s_hash = np.empty(n, dtype=np.uint64)
-    s_key = np.empty(n, dtype=np.uint64)
     s_color = np.empty(n, dtype=np.int64)
     s_clock = np.empty(n, dtype=np.int64)
     s_alpha = np.empty(n, dtype=np.int64)
@@ -101,6 +150,9 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
     s_n = np.empty(n, dtype=np.int64)
     s_i = np.empty(n, dtype=np.int64)
     s_cache = np.empty(n, dtype=np.int64)
+    s_run = np.empty(n, dtype=np.int64)
+    s_pin = np.empty(n, dtype=np.int64)
+    s_dep = np.empty(n, dtype=np.int64)
     moves = np.empty((n, MAX_MOVES), dtype=np.int64)
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
@@ -118,6 +170,12 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
     ply = 0
     mode = _ENTER
     ret = 0
+    ret_run = 0
+    ret_pin = 0
+    ret_dep = n
+    # Under a move limit without a repetition rule, a win (or loss) proof never
+    # needs to come back to a position of its own line (see _revisit_cut).
+    cut_revisits = fifty > 0 and not repetition
     while True:
         if mode == _ENTER:
             nodes += 1
@@ -130,6 +188,9 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             them = s_them[ply]
             color = s_color[ply]
             clock = s_clock[ply]
+            ret_run = 0
+            ret_pin = 0
+            ret_dep = n
             result, margin = decisive_end(us, them, playable, color, stuck, tie_second)
             if result != NOT_OVER:
                 ret = result * WIN + margin
@@ -152,44 +213,67 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     ret = by_count(popcount(us), popcount(them), color, tie_second) * WIN + margin
                     mode = _RETURN
                     continue
+            if cut_revisits and clock >= 2:
+                alpha = s_alpha[ply]
+                beta = s_beta[ply]
+                if alpha >= _HALF - 1 or beta <= 1 - _HALF:
+                    back = 2
+                    while back <= clock and back <= ply:
+                        if s_hash[ply - back] == h:
+                            ret_dep = ply - back
+                            break
+                        back += 2
+                    if ret_dep < n:
+                        ret = alpha if alpha >= _HALF - 1 else beta
+                        mode = _RETURN
+                        continue
             if fifty > 0 and clock >= fifty:
                 ret = margin
+                ret_pin = 1
                 mode = _RETURN
                 continue
             if ply >= MAX_PLY:
                 stats[STAT_CAPPED] += 1
                 ret = margin
+                ret_pin = 1
                 mode = _RETURN
                 continue
-            key = h
-            if fifty > 0:
-                key = position_hash(h, np.uint64(clock) * _CLOCK_KEY, 0)
-            s_key[ply] = key
             # Under repetition rules only a node right after a clone has a value that
             # does not depend on the line that reached it.
             cacheable = (not repetition) or clock == 0
             s_cache[ply] = cacheable
             alpha = s_alpha[ply]
             beta = s_beta[ply]
-            bound, tt_move, tt_score, _ = tt_probe(tt_keys, tt_data, key)
+            bound, tt_move, tt_score, e_run, e_clock, e_pin = _probe(tt_keys, tt_data, h)
             if cacheable and ply > 0 and bound != BOUND_NONE:
-                if (
-                    bound == BOUND_EXACT
-                    or (bound == BOUND_LOWER and tt_score >= beta)
-                    or (bound == BOUND_UPPER and tt_score <= alpha)
+                lower = bound != BOUND_UPPER
+                upper = bound != BOUND_LOWER
+                valid = fifty == 0 or (e_clock == clock if e_pin else clock + e_run < fifty)
+                if not valid:
+                    # A win or loss bound does not rest on fifty-move draws: it holds
+                    # with more clock left (a proof of >= WIN/2 or <= -WIN/2) or with
+                    # less (a proof that the mover cannot win, or cannot lose).
+                    monotone = not repetition and fifty < 256
+                    win = tt_score >= _HALF
+                    loss = tt_score <= -_HALF
+                    more = clock <= e_clock
+                    less = clock >= e_clock
+                    lower = lower and monotone and ((win and more) or (loss and less))
+                    upper = upper and monotone and ((loss and more) or (win and less))
+                if (lower and upper) or (lower and tt_score >= beta) or (
+                    upper and tt_score <= alpha
                 ):
                     ret = tt_score
+                    ret_run = e_run
+                    ret_pin = 1 if (e_pin or not valid) else 0
                     mode = _RETURN
                     continue
-                if bound == BOUND_LOWER and tt_score > alpha:
-                    alpha = tt_score
-                    s_alpha[ply] = alpha
-                elif bound == BOUND_UPPER and tt_score < beta:
-                    beta = tt_score
-                    s_beta[ply] = beta
             s_orig_alpha[ply] = alpha
             s_best[ply] = -INF
             s_best_move[ply] = NO_MOVE
+            s_run[ply] = 0
+            s_pin[ply] = 0
+            s_dep[ply] = n
             empty = playable & ~(us | them)
             count = generate_moves(us, empty, moves[ply])
             if count == 0:
@@ -205,8 +289,9 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     if frm == CLONE_FROM:
                         gain += 4
                     else:
+                        # A jump leaves a hole: friendly pieces around it can be retaken.
                         gain -= 2 + np.int64(popcount(SINGLES[frm] & us & ~SINGLES[to]))
-                    keys[ply, j] = (np.int64(1) << 40) if m == tt_move else gain
+                    keys[ply, j] = _TT_KEY if m == tt_move else gain
             s_n[ply] = count
             s_i[ply] = 0
             mode = _NEXT
@@ -217,11 +302,20 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             count = s_n[ply]
             if i >= count:
                 best = s_best[ply]
-                bound = BOUND_UPPER if best <= s_orig_alpha[ply] else BOUND_EXACT
-                if not s_cache[ply]:
-                    bound = BOUND_NONE
-                tt_store(tt_keys, tt_data, s_key[ply], bound, s_best_move[ply], best,
-                         np.int64(popcount(playable & ~(s_us[ply] | s_them[ply]))), generation)
+                ret_run = s_run[ply]
+                ret_pin = s_pin[ply]
+                ret_dep = s_dep[ply]
+                if s_cache[ply]:
+                    bound = BOUND_UPPER if best <= s_orig_alpha[ply] else BOUND_EXACT
+                    stored = best
+                    if ret_pin and bound == BOUND_UPPER and best < _HALF <= s_orig_alpha[ply]:
+                        # "No win this big" from lines ending in fifty-move draws: kept as
+                        # "no value above WIN/2", which holds for every later clock.
+                        stored = _HALF
+                    if ret_dep < ply:
+                        bound = BOUND_NONE
+                    _store(tt_keys, tt_data, s_hash[ply], bound, s_best_move[ply], stored,
+                           ret_run, s_clock[ply], ret_pin, generation)
                 ret = best
                 mode = _RETURN
                 continue
@@ -237,7 +331,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             s_cur[ply] = m
             alpha = s_alpha[ply]
             beta = s_beta[ply]
-            if i == 0:
+            if i == 0 or beta - alpha == 1:
                 s_null[ply] = 0
                 ca, cb = -beta, -alpha
             else:
@@ -254,6 +348,14 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
         ply -= 1
         v = -ret
         m = s_cur[ply]
+        # What the value assumed about the clock passes up through non-clone moves.
+        if m == PASS_MOVE or (m >> 8) != CLONE_FROM:
+            if ret_run + 1 > s_run[ply]:
+                s_run[ply] = ret_run + 1
+            if ret_pin:
+                s_pin[ply] = 1
+        if ret_dep < s_dep[ply]:
+            s_dep[ply] = ret_dep
         alpha = s_alpha[ply]
         beta = s_beta[ply]
         if s_null[ply] and alpha < v < beta:
@@ -274,10 +376,18 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     pv[ply, k] = pv[ply + 1, k]
                 pv_len[ply] = max(child_len, ply + 1)
                 if v >= beta:
-                    bound = BOUND_LOWER if s_cache[ply] else BOUND_NONE
-                    tt_store(tt_keys, tt_data, s_key[ply], bound, m, v,
-                             np.int64(popcount(playable & ~(s_us[ply] | s_them[ply]))),
-                             generation)
+                    ret_run = s_run[ply]
+                    ret_pin = s_pin[ply]
+                    ret_dep = s_dep[ply]
+                    if s_cache[ply]:
+                        stored = v
+                        bound = BOUND_LOWER
+                        if ret_pin and v > -_HALF >= beta:
+                            stored = -_HALF
+                        if ret_dep < ply:
+                            bound = BOUND_NONE
+                        _store(tt_keys, tt_data, s_hash[ply], bound, m, stored, ret_run,
+                               s_clock[ply], ret_pin, generation)
                     ret = v
                     mode = _RETURN
                     continue
@@ -320,6 +430,9 @@ class EndgameResult:
     nodes: int = 0
     #: False only if a line hit the solver's depth cap (see MAX_PLY).
     exact: bool = True
+    #: False when solved with ``margin=False``: ``margin`` is then only a bound
+    #: (at least it for a win or a draw, at most it for a loss).
+    margin_exact: bool = True
 
     @property
     def value(self) -> int:
@@ -338,8 +451,13 @@ def solve(
     stop: threading.Event | None = None,
     tt: TranspositionTable | None = None,
     control: np.ndarray | None = None,
+    margin: bool = True,
 ) -> EndgameResult | None:
     """Solve ``board`` exactly; ``None`` if ``max_nodes``, ``stop`` or ``control`` cut it short.
+
+    With ``margin=False`` only win / draw / loss is proven (much cheaper: the margin
+    search walks the long jump dances), and ``move`` wins or draws; a lost position
+    comes back with ``move`` None.
 
     >>> from gameclub.ataxx import Board
     >>> r = solve(Board("xxx/xxo/oo1 x 0 1"))
@@ -350,9 +468,9 @@ def solve(
     if outcome is not None:
         x, o = outcome.score
         mover = int(board.turn)
-        margin = (o - x) if mover else (x - o)
+        final = (o - x) if mover else (x - o)
         result = 0 if outcome.winner is None else (1 if int(outcome.winner) == mover else -1)
-        return EndgameResult(result, margin, None)
+        return EndgameResult(result, final, None)
     pos = KernelPosition.from_board(board)
     if tt is None:
         tt = TranspositionTable(16)
@@ -371,22 +489,77 @@ def solve(
         watcher.start()
     pv_out = np.zeros(MAX_PLY + 2, dtype=np.int64)
     stats = np.zeros(N_STATS, dtype=np.int64)
-    try:
+    budget = max_nodes if max_nodes is not None else (1 << 62)
+    nodes = 0
+    capped = False
+
+    def probe(alpha: int, beta: int) -> int | None:
+        nonlocal nodes, capped
         value = int(
             solve_kernel(
                 np.uint64(pos.us), np.uint64(pos.them), np.uint64(pos.playable), pos.color,
                 pos.clock, pos.stuck, pos.tie_second, pos.fifty, pos.repetition, pos.prior,
-                -INF, INF, tt.keys, tt.data, generation, control,
-                max_nodes if max_nodes is not None else (1 << 62), pv_out, stats,
+                alpha, beta, tt.keys, tt.data, generation, control, budget - nodes,
+                pv_out, stats,
             )
         )
+        nodes += int(stats[STAT_NODES])
+        capped = capped or bool(stats[STAT_CAPPED])
+        return None if stats[STAT_ABORTED] else value
+
+    try:
+        value = _mtd(probe) if margin else _wld(probe)
     finally:
         done.set()
         if watcher is not None:
             watcher.join()
-    if stats[STAT_ABORTED]:
+    if value is None:
         return None
     pv = [from_kernel_move(m) for m in pv_out[: stats[STAT_PV_LEN]]]
-    result, margin = _decode(value)
-    return EndgameResult(result, margin, pv[0] if pv else None, pv, int(stats[STAT_NODES]),
-                         exact=bool(stats[STAT_CAPPED] == 0))
+    result, diff = _decode(value)
+    if not margin and result < 0:
+        pv = []
+    return EndgameResult(result, diff, pv[0] if pv else None, pv, nodes, exact=not capped,
+                         margin_exact=margin)
+
+
+def _wld(probe: Callable[[int, int], int | None]) -> int | None:
+    """Win / draw / loss only: the fail-soft value of the deciding probe (a bound)."""
+    g = probe(WIN // 2 - 1, WIN // 2)
+    if g is None or g >= WIN // 2:
+        return g
+    return probe(-WIN // 2, -WIN // 2 + 1)
+
+
+def _mtd(probe: Callable[[int, int], int | None]) -> int | None:
+    """The root value from null-window probes: win? loss? then the margin (MTD(f)).
+
+    Deciding win / draw / loss first needs only the cheap proofs; the margin is
+    then narrowed inside the known class, and a last probe on ``(v - 1, v + 1)``
+    leaves a best move and the principal variation for that exact value.
+    """
+    lo, hi = -INF, INF
+    g = probe(WIN // 2 - 1, WIN // 2)
+    if g is None:
+        return None
+    if g >= WIN // 2:
+        lo = g
+    else:
+        hi = g
+        g = probe(-WIN // 2, -WIN // 2 + 1)
+        if g is None:
+            return None
+        if g <= -WIN // 2:
+            hi = g
+        else:
+            lo = g
+    while lo < hi:
+        b = g + 1 if g == lo else g
+        g = probe(b - 1, b)
+        if g is None:
+            return None
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return probe(lo - 1, lo + 1)

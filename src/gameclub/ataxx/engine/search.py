@@ -435,9 +435,13 @@ class MasterSearch:
         """Load (or compile) the kernels now rather than on the first timed move."""
         from gameclub.ataxx.board import Board
         from gameclub.ataxx.engine import SearchLimits
+        from gameclub.ataxx.engine.endgame import solve
 
         self.search(Board(), SearchLimits(depth=2))
         self.search(Board("xxx/xxo/oo1 x 0 1"), SearchLimits(depth=2))
+        # A depth limit skips the exact solver: load its kernel too, or the first
+        # timed move with few empty squares would pay for it.
+        solve(Board("xxx/xxo/oo1 x 0 1"), tt=self.endgame_tt)
 
     def _class_masks(self, board: Board) -> np.ndarray:
         from gameclub.ataxx.engine.evaluate import class_masks
@@ -487,9 +491,14 @@ class MasterSearch:
                     solver_nodes = min(
                         node_limit, int(budget.soft * _ENDGAME_TIME_SHARE * 4e6) + 20000
                     )
-                solved = solve(board, max_nodes=solver_nodes, tt=self.endgame_tt, control=control)
+                # Win / draw / loss is enough to choose a move and far cheaper than the
+                # margin; a proven loss goes to the search, which may find a swindle.
+                solved = solve(board, max_nodes=solver_nodes, tt=self.endgame_tt, control=control,
+                               margin=False)
                 if solved is not None and solved.move is not None:
-                    score = 100 * solved.margin + solved.result * (MATE_BOUND - 100)
+                    # The margin is only a bound here; keep a win's score below MATE.
+                    margin = max(0, min(9, solved.margin)) if solved.result > 0 else 0
+                    score = 100 * margin + solved.result * (MATE_BOUND - 100)
                     mate = None if solved.result == 0 else solved.result * len(solved.pv)
                     result = SearchResult(
                         move=solved.move, score=score, mate=mate, depth=len(solved.pv),
