@@ -503,3 +503,15 @@ def test_random_valid_bad_ranges() -> None:
         random_valid(rng, min_blocks=-1)
     with pytest.raises(InvalidBlocksError, match="no valid"):
         random_valid(rng, min_blocks=25, max_blocks=45)
+
+
+def test_valid_config_of_names_what_is_wrong() -> None:
+    from gameclub.ataxx.blocks import valid_config_of
+
+    assert valid_config_of(BlocsConfig.parse("3ghx").squares()).code == "3ghx"
+    with pytest.raises(InvalidBlocksError, match="7x7 board, not 5x5"):
+        valid_config_of(BlocsConfig.parse("x").squares(), 5, 5)
+    with pytest.raises(InvalidBlocksError, match="d4 cannot be reached"):
+        valid_config_of(BlocsConfig.parse("2356cfgh").squares())
+    with pytest.raises(InvalidBlocksError):
+        valid_config_of(1 << parse_square("b6"))  # one block, no mirror copies

@@ -341,6 +341,23 @@ class BlocsConfig:
 
 
 @functools.lru_cache(maxsize=1 << 15)  # one entry per code at most
+def valid_config_of(blocks: Bitboard, width: int = 7, height: int = 7) -> BlocsConfig:
+    """The Blocs-Config of a block set that a rule set requiring one accepts.
+
+    Raises :class:`InvalidBlocksError` saying why not: a board other than 7x7,
+    blocks without a code (asymmetric, in a corner), or an invalid configuration.
+    """
+    if (width, height) != (BOARD_SIZE, BOARD_SIZE):
+        raise InvalidBlocksError(
+            f"Blocs-Config blocks need a {BOARD_SIZE}x{BOARD_SIZE} board, not {width}x{height}"
+        )
+    config = BlocsConfig.from_squares(blocks)
+    reason = config.invalid_reason()
+    if reason is not None:
+        raise InvalidBlocksError(f"blocks {config.code} are invalid: {reason}")
+    return config
+
+
 def _invalid_reason(blocks: Bitboard) -> str | None:
     count = blocks.bit_count()
     if count > MAX_BLOCKS:

@@ -138,19 +138,14 @@ class Board:
         """Set up a position from a FEN; on error nothing changes."""
         fields = parse_fen(fen)
         if self.rules.blocs_config_required and fields.blocks:
-            from gameclub.ataxx.blocks import BlocsConfig
+            from gameclub.ataxx.blocks import valid_config_of
 
-            if (fields.width, fields.height) != (7, 7):
-                raise InvalidFenError(
-                    f"rule set {self.rules.name!r} needs a 7x7 board for its blocks"
-                )
             try:
-                config = BlocsConfig.from_squares(fields.blocks)
+                valid_config_of(fields.blocks, fields.width, fields.height)
             except ValueError as exc:
-                raise InvalidFenError(f"blocks of {fen!r}: {exc}") from None
-            reason = config.invalid_reason()
-            if reason is not None:
-                raise InvalidFenError(f"blocks of {fen!r} ({config.code}): {reason}")
+                raise InvalidFenError(
+                    f"blocks of {fen!r} under rule set {self.rules.name!r}: {exc}"
+                ) from None
         self.width = fields.width
         self.height = fields.height
         self._x = fields.x

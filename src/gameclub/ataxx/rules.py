@@ -102,21 +102,12 @@ class RuleSet:
         if self.blocks & self.start_squares():
             raise InvalidRulesError("a block stands on a starting square")
         if self.blocs_config_required and self.blocks:
-            from gameclub.ataxx.blocks import BlocsConfig
+            from gameclub.ataxx.blocks import valid_config_of
 
-            if (self.width, self.height) != (7, 7):
-                raise InvalidRulesError(
-                    f"rule set {self.name!r} needs a 7x7 board for Blocs-Config blocks"
-                )
             try:
-                config = BlocsConfig.from_squares(self.blocks)
+                valid_config_of(self.blocks, self.width, self.height)
             except ValueError as exc:
                 raise InvalidRulesError(f"rule set {self.name!r}: {exc}") from None
-            reason = config.invalid_reason()
-            if reason is not None:
-                raise InvalidRulesError(
-                    f"rule set {self.name!r}: blocks {config.code} are invalid: {reason}"
-                )
 
     @classmethod
     def from_name(cls, name: str) -> RuleSet:
