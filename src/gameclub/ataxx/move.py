@@ -59,6 +59,9 @@ class Move:
         A clone is written with its destination only: ``a1b2`` is rejected with a
         message that says to write ``b2``.
         """
+        move = _BY_TEXT.get(text) if isinstance(text, str) else None
+        if move is not None:
+            return move
         if not isinstance(text, str):
             raise InvalidMoveError(f"move text must be a string, not {type(text).__name__}")
         if text == "0000":
@@ -130,6 +133,8 @@ _JUMPS: dict[tuple[Square, Square], Move] = {
     if chebyshev(frm, to) == 2
 }
 Move.PASS = Move(None, None)
+#: Every well-formed move text, for the fast path of Move.from_uci.
+_BY_TEXT: dict[str, Move] = {m.uci(): m for m in (*_CLONES, *_JUMPS.values(), Move.PASS)}
 
 #: ``JUMP_BY_BIT[frm]``: the jump moves leaving ``frm``, keyed by their destination bit.
 JUMP_BY_BIT: tuple[dict[int, Move], ...] = tuple(

@@ -14,7 +14,6 @@ stored ones on demand and resumes games in progress after a restart.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 from collections.abc import Callable, Coroutine
@@ -29,7 +28,7 @@ from gameclub.ataxx import (
     Move,
     Termination,
 )
-from gameclub.ataxx.squares import iter_squares, square_name
+from gameclub.ataxx.squares import DOUBLES, SINGLES, iter_squares, square_name
 from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
@@ -108,17 +107,17 @@ def reason_of(termination: Termination) -> str:
     return termination.name.lower().replace("_", "-")
 
 
-def cells_of(board: Board) -> list[str]:
-    """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``."""
-    x, o, blocks = board.pieces(Color.X), board.pieces(Color.O), board.blocks
-    rows = []
-    for rank in range(board.height - 1, -1, -1):
-        row = []
-        for file in range(board.width):
-            bit = 1 << (rank * 8 + file)
-            row.append("x" if x & bit else "o" if o & bit else "#" if blocks & bit else ".")
-        rows.append("".join(row))
-    return rows
+def cells_of(board: Board, fen: str | None = None) -> list[str]:
+    """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``.
+
+    Read off the FEN's board field (digits are runs of empty squares), which
+    str.translate expands in C: this runs for every state sent.
+    """
+    placement = (fen or board.fen()).split(" ", 1)[0]
+    return placement.translate(_FEN_TO_CELLS).split("/")
+
+
+_FEN_TO_CELLS = str.maketrans({"-": "#", **{str(n): "." * n for n in range(1, 9)}})
 
 
 def last_of(board: Board, autos: list[bool]) -> dict[str, Any] | None:
@@ -144,20 +143,30 @@ def dests_of(board: Board) -> dict[str, dict[str, tuple[str, ...]]]:
     square names of a destination set come from a cache.
     """
     dests: dict[str, dict[str, tuple[str, ...]]] = {}
+    names = _NAMES
+    empty = board.empty
     for sq in iter_squares(board.pieces(board.turn)):
-        clones, jumps = board.destinations(sq)
+        clones, jumps = SINGLES[sq] & empty, DOUBLES[sq] & empty
         if clones or jumps:
-            dests[square_name(sq)] = {"clone": _names(clones), "jump": _names(jumps)}
+            clone_names = names.get(clones)
+            if clone_names is None:
+                clone_names = _names(clones)
+            jump_names = names.get(jumps)
+            if jump_names is None:
+                jump_names = _names(jumps)
+            dests[square_name(sq)] = {"clone": clone_names, "jump": jump_names}
     return dests
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _names_cached(bb: int) -> tuple[str, ...]:
-    return tuple(square_name(sq) for sq in iter_squares(bb))
+#: Square names of destination sets already seen (bounded below).
+_NAMES: dict[int, tuple[str, ...]] = {}
 
 
 def _names(bb: int) -> tuple[str, ...]:
-    return _names_cached(bb)
+    if len(_NAMES) > 1 << 16:
+        _NAMES.clear()
+    names = _NAMES[bb] = tuple(square_name(sq) for sq in iter_squares(bb))
+    return names
 
 
 class Round:
@@ -319,6 +328,7 @@ class Round:
         """The full state message (without the per-connection ``you``)."""
         now = now_ms() if now is None else now
         board = self.board
+        fen = board.fen()
         return {
             "t": "state",
             "game": self.id,
@@ -331,8 +341,8 @@ class Round:
             "rated": self.options.rated,
             "clock": self.options.clock_json(),
             "players": self.players_json(),
-            "fen": board.fen(),
-            "cells": cells_of(board),
+            "fen": fen,
+            "cells": cells_of(board, fen),
             "turn": board.turn.char,
             "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
             "moves": list(self.moves),
