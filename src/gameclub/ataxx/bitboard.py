@@ -123,6 +123,24 @@ def move_codes(us, empty):
 
 
 @njit(inline="always", cache=True)
+def pick_next(moves, keys, ply, i, count):
+    """Swap the best-keyed of ``moves[ply, i:count]`` into slot ``i`` and return it.
+
+    A selection sort, one step at a time: cut-offs usually come early, so a
+    full sort of the move list would be wasted work.
+    """
+    top = i
+    for j in range(i + 1, count):
+        if keys[ply, j] > keys[ply, top]:
+            top = j
+    move = moves[ply, top]
+    moves[ply, top] = moves[ply, i]
+    keys[ply, top] = keys[ply, i]
+    moves[ply, i] = move
+    return move
+
+
+@njit(inline="always", cache=True)
 def make_move(us, them, move):
     """Return ``(us, them)`` after ``move`` (not a pass) by the side ``us``."""
     to = move & 0xFF

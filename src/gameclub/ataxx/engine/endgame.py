@@ -39,6 +39,7 @@ from gameclub.ataxx.bitboard import (
     SINGLES,
     generate_moves,
     make_move,
+    pick_next,
     popcount,
 )
 from gameclub.ataxx.board import Board
@@ -319,14 +320,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 ret = best
                 mode = _RETURN
                 continue
-            top = i
-            for j in range(i + 1, count):
-                if keys[ply, j] > keys[ply, top]:
-                    top = j
-            m = moves[ply, top]
-            moves[ply, top] = moves[ply, i]
-            keys[ply, top] = keys[ply, i]
-            moves[ply, i] = m
+            m = pick_next(moves, keys, ply, i, count)
             s_i[ply] = i + 1
             s_cur[ply] = m
             alpha = s_alpha[ply]

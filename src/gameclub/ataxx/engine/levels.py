@@ -32,6 +32,7 @@ from gameclub.ataxx.bitboard import (
     generate_moves,
     lowest_square,
     make_move,
+    pick_next,
     popcount,
 )
 from gameclub.ataxx.board import Board
@@ -180,14 +181,7 @@ def root_values(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, 
                     ret = s_best[ply]
                     mode = 2
                     continue
-                top = i
-                for j in range(i + 1, count):
-                    if keys[ply, j] > keys[ply, top]:
-                        top = j
-                mv = moves[ply, top]
-                moves[ply, top] = moves[ply, i]
-                keys[ply, top] = keys[ply, i]
-                moves[ply, i] = mv
+                mv = pick_next(moves, keys, ply, i, count)
                 s_i[ply] = i + 1
                 us = s_us[ply]
                 them = s_them[ply]

@@ -29,6 +29,7 @@ from gameclub.ataxx.bitboard import (
     SINGLES,
     generate_moves,
     make_move,
+    pick_next,
     popcount,
 )
 from gameclub.ataxx.engine.evaluate import evaluate
@@ -286,15 +287,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 ret = best
                 mode = _RETURN
                 continue
-            # Selection sort: cut-offs usually come early, so a full sort is wasted work.
-            top = i
-            for j in range(i + 1, count):
-                if keys[ply, j] > keys[ply, top]:
-                    top = j
-            m = moves[ply, top]
-            moves[ply, top] = moves[ply, i]
-            keys[ply, top] = keys[ply, i]
-            moves[ply, i] = m
+            m = pick_next(moves, keys, ply, i, count)
             s_i[ply] = i + 1
             s_cur[ply] = m
             depth = s_depth[ply]
