@@ -5,7 +5,10 @@
         --games 400 --dump positions.npz          # tuning data for scripts/tune_eval.py
 
 A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
-``movetime``, ``depth``, ``nodes``, ``nullmove``/``lmr`` (0/1, master only) and
+``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
+(0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
+``endgame`` (empty squares at which the exact solver is tried first), ``mtgscale``
+(the time manager guesses ``scale * empty squares + 4`` moves left) and
 ``random`` (probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped. A side whose clock runs out
 loses (that is counted and printed). Prints wins/draws/losses of the first
@@ -24,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from gameclub.ataxx import ATAXX, Board, Color
-from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine import Engine, SearchLimits, search
 
 OPENINGS = Path(__file__).resolve().parents[1] / "src/gameclub/data/ataxx-openings-4ply.txt"
 
@@ -56,8 +59,13 @@ class Player:
         engine = Engine(level, seed=seed)
         if level == "master":
             master = engine._master_search()
-            master.options[0] = int(options.get("nullmove", 0))
-            master.options[1] = int(options.get("lmr", 1))
+            for key, index in (("nullmove", search.OPT_NULL_MOVE), ("lmr", search.OPT_LMR),
+                               ("futility", search.OPT_FUTILITY),
+                               ("staticcut", search.OPT_STATIC_CUT)):
+                if key in options:
+                    master.options[index] = int(options[key])
+            if "endgame" in options:
+                master.endgame_empties = int(options["endgame"])
             if weights_file is not None:
                 # A weights module written by scripts/tune_eval.py, to compare before shipping.
                 namespace: dict[str, tuple[int, ...]] = {}
@@ -66,10 +74,15 @@ class Player:
                 master.w_end = np.array(namespace["ENDGAME"], dtype=np.int64)
         return cls(level, options, engine)
 
-    def limits(self, clocks: list[float], incs: list[float]) -> SearchLimits:
+    def limits(self, clocks: list[float], incs: list[float], empties: int) -> SearchLimits:
         o = self.options
         if "time" in o:
-            return SearchLimits(wtime=clocks[0], btime=clocks[1], winc=incs[0], binc=incs[1])
+            mtg = None
+            if "mtgscale" in o:
+                # Time-manager experiments: guess our moves left as scale * empty squares.
+                mtg = max(8, round(empties * o["mtgscale"]) + 4)
+            return SearchLimits(wtime=clocks[0], btime=clocks[1], winc=incs[0], binc=incs[1],
+                                movestogo=mtg)
         return SearchLimits(
             depth=int(o["depth"]) if "depth" in o else None,
             nodes=int(o["nodes"]) if "nodes" in o else None,
@@ -93,7 +106,8 @@ def play(players: tuple[Player, Player], fen: str, rng: random.Random,
             move = rng.choice(board.legal_moves)
         else:
             started = time.perf_counter()
-            move = player.engine.search(board, player.limits(clocks, incs)).move
+            limits = player.limits(clocks, incs, board.empty.bit_count())
+            move = player.engine.search(board, limits).move
             if "time" in player.options:
                 clocks[side] -= time.perf_counter() - started
                 if clocks[side] < 0:

@@ -75,6 +75,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--design", type=Path, help="cache of the feature matrix (npz)")
+    parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (default 1e-3)")
     args = parser.parse_args()
     if args.design and args.design.exists():
         cached = np.load(args.design)
@@ -87,10 +88,10 @@ def main() -> None:
     order = rng.permutation(len(y))
     split = len(y) * 9 // 10
     train, test = order[:split], order[split:]
-    w = fit(x[train], y[train])
+    w = fit(x[train], y[train], l2=args.l2)
     material = np.zeros(x.shape[1])
     material[:N_CLASSES] = material[N_FEATURES:N_FEATURES + N_CLASSES] = 1.0
-    base = fit(x[train][:, material > 0], y[train])
+    base = fit(x[train][:, material > 0], y[train], l2=args.l2)
     print(f"{len(y)} positions; held-out log-loss {log_loss(x[test], y[test], w):.4f} "
           f"(square classes only: {log_loss(x[test][:, material > 0], y[test], base):.4f}, "
           f"constant: {log_loss(x[test], y[test], np.zeros_like(w)):.4f})")

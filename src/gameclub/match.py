@@ -339,8 +339,9 @@ class MatchConfig:
     time_margin: float = 0.05
     #: seconds to wait for a move when no clock or movetime bounds it.
     move_timeout: float = 60.0
-    #: seconds for an engine to start and answer ``uai`` / ``isready``.
-    startup_timeout: float = 30.0
+    #: seconds for an engine to start and answer ``uai`` / ``isready`` (a first run of
+    #: ``builtin:master`` compiles its kernels before ``readyok``: about 22 s here).
+    startup_timeout: float = 120.0
     event: str = "gameclub match"
     shuffle_openings: bool = False
     seed: int | None = None

@@ -136,3 +136,47 @@ def test_time_budget_never_exceeds_the_clock() -> None:
             assert budget.hard <= max(0.001, remaining - 0.02)
     assert allocate(SearchLimits(movetime=0.5), False, 10).hard == pytest.approx(0.48)
     assert allocate(SearchLimits(infinite=True), False, 10).hard is None
+
+
+@pytest.mark.parametrize(
+    "switches",
+    [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150}],
+    ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
+)
+def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],
+                                                              rng: random.Random) -> None:
+    from gameclub.ataxx.engine import search
+
+    engine = Engine("master", seed=2, hash_mb=4)
+    options = engine._master_search().options
+    index = {"lmr": search.OPT_LMR, "nullmove": search.OPT_NULL_MOVE,
+             "futility": search.OPT_FUTILITY, "staticcut": search.OPT_STATIC_CUT}
+    for name, value in switches.items():
+        options[index[name]] = value
+    result = engine.search(Board("1o3/2o2/x4/5/4x x 0 1"), SearchLimits(depth=5))
+    assert result.move.uci() == "b4" and result.mate == 1
+    for _ in range(6):
+        board = random_board(rng, 7, 7, rng.randrange(8, 40), ATAXX)
+        result = engine.search(board, SearchLimits(depth=6))
+        assert_pv_legal(board, result)
+
+
+def test_time_budget_keeps_time_for_the_endgame() -> None:
+    # A 1 s + 10 ms game from the 4-ply openings: about 55 own moves while the empty
+    # squares go from 45 to 0 (jumps fill nothing). A move costs up to twice its soft
+    # limit (an iteration started just before it costs about as much as all before).
+    # Games are decided in the endgame: a move there must get at least half the time
+    # of an opening move, and the clock must never come near zero.
+    clock, inc = 1.0, 0.01
+    moves = 55
+    spent: dict[int, float] = {}
+    for k in range(moves):
+        empties = 45 - (45 * k) // moves
+        budget = allocate(SearchLimits(wtime=clock, btime=clock, winc=inc, binc=inc), True,
+                          empties)
+        assert budget.soft is not None and budget.hard is not None
+        used = min(budget.hard, 2 * budget.soft)
+        spent.setdefault(empties, used)
+        clock += inc - used
+        assert clock > 0.025, (k, empties, clock)
+    assert spent[10] >= 0.5 * spent[45], spent
