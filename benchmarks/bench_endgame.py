@@ -5,15 +5,21 @@
 
 ``--wld`` proves win/draw/loss only (the mode ``master`` plays with). A position
 not solved within ``--limit`` seconds counts as ``--limit`` in the median (which is
-then a lower bound, marked ``>=``).
+then a lower bound, marked ``>=``). Times depend on what else the machine runs: the
+load average is printed with the figures, and so are the nodes (positions visited,
+including the children scored in place), which do not.
 
 Positions come from games of ``master`` (2000 nodes a move, some random moves)
-from the 4-ply openings, stopped when ``--empties`` squares are left.
+from the 4-ply openings, stopped when ``--empties`` squares are left. Those games
+change whenever the engine does (master itself calls this solver), so the ones
+measured are kept in ``endgame_positions.txt`` (5, 8, 10, 12 and 14 empty squares,
+ataxx rules, seed 1) and read from there; ``--generate`` plays new games instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import threading
@@ -26,6 +32,19 @@ from gameclub.ataxx.engine.endgame import solve
 from gameclub.ataxx.engine.tt import TranspositionTable
 
 OPENINGS = Path(__file__).resolve().parents[1] / "src/gameclub/data/ataxx-openings-4ply.txt"
+STORED = Path(__file__).resolve().parent / "endgame_positions.txt"
+
+
+def stored_positions(count: int, empties: int) -> list[Board] | None:
+    """The kept positions with ``empties`` empty squares, if there are ``count`` of them."""
+    found: list[Board] = []
+    section = None
+    for line in STORED.read_text().splitlines():
+        if line.startswith("# empties "):
+            section = int(line.split()[-1])
+        elif line.strip() and not line.startswith("#") and section == empties:
+            found.append(Board(line.strip(), rules=ATAXX))
+    return found[:count] if len(found) >= count else None
 
 
 def positions(count: int, empties: int, rules_name: str, seed: int) -> list[Board]:
@@ -57,11 +76,20 @@ def main() -> None:
     parser.add_argument("--hash", type=int, default=64, help="table size in MB")
     parser.add_argument("--wld", action="store_true",
                         help="win/draw/loss only (what master uses), not the margin")
+    parser.add_argument("--generate", action="store_true",
+                        help="play new games instead of reading endgame_positions.txt")
     args = parser.parse_args()
     solve(Board("xxx/xxo/oo1 x 0 1"))  # load the kernel outside the measurement
     times = []
     unsolved = 0
-    for board in positions(args.positions, args.empties, args.rules, args.seed):
+    solved_nodes = []
+    load_start = os.getloadavg()[0]
+    boards = None
+    if not args.generate and args.rules == "ataxx" and args.seed == 1:
+        boards = stored_positions(args.positions, args.empties)
+    if boards is None:
+        boards = positions(args.positions, args.empties, args.rules, args.seed)
+    for board in boards:
         stop = threading.Event()
         timer = threading.Timer(args.limit, stop.set)
         timer.start()
@@ -75,6 +103,7 @@ def main() -> None:
             print(f"{board.fen():40s} not solved in {args.limit:.0f} s")
             continue
         times.append(elapsed)
+        solved_nodes.append(result.nodes)
         print(f"{board.fen():40s} result {result.result:+d} margin {result.margin:+3d} "
               f"move {result.move.uci() if result.move else '-':5s} nodes {result.nodes:11d} "
               f"{elapsed:8.3f} s exact={result.exact}")
@@ -82,6 +111,10 @@ def main() -> None:
     bound = ">=" if unsolved * 2 >= len(times) else ""
     print(f"{args.empties} empties, {len(times)} positions, {unsolved} unsolved: "
           f"median {bound}{median:.3f} s, max {'>=' if unsolved else ''}{max(times):.3f} s")
+    if solved_nodes:
+        print(f"nodes of the solved: median {int(statistics.median(solved_nodes))}, "
+              f"max {max(solved_nodes)}")
+    print(f"load average (1 min) at start {load_start:.2f}, at end {os.getloadavg()[0]:.2f}")
 
 if __name__ == "__main__":
     main()

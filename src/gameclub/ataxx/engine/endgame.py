@@ -8,9 +8,40 @@ piece margin at the moment of the draw as its tie-breaker.
 
 Every game end mirrors ``Board.outcome()``: no pieces, full board, neither side
 can move, the stuck policy (pass, lose at once, early fill), the tie policy and
-the fifty-move limit (decisive ends first). The halfmove clock is part of the
-transposition key whenever the rule set has a fifty-move limit, so values are
-exact.
+the fifty-move limit (decisive ends first).
+
+Horizons. A game is a chain of *segments*: runs of non-clone plies (jumps and
+passes), each closed by a clone, which resets the halfmove clock. The kernel takes
+an artificial ``horizon``: a segment that reaches ``horizon`` non-clone plies (the
+root's segment counted from the root) ends there, scored like a draw. Such a cut
+is a failure for whichever side is trying to win, so a win (or a loss) proven
+under a horizon is a win (loss) under the real rules: the winning strategy never
+reaches a cut, and a line that reaches no cut is played exactly as under the real
+rules (the cut never comes later than the real move limit). Proofs of "no win",
+and every value in between, are real only when no cut was reached (``fake``
+below) or under the real rules themselves. The driver asks its questions under
+horizons 2, 4, 8, ... and the real rules, with node budgets that double from
+round to round (``_schedule``), and stops as soon as a question is settled, so
+the answer is always the exact one. Real endgames are mostly won by the side that
+keeps cloning and are proven at a horizon of 4 or 8 plies, long before the
+100-ply jump dances of the real limit come into play.
+
+Transposition entries record what their value assumed about the clock (see
+``_valid``): with no cut below, ``run``, the longest run of non-clone plies
+walked (the value holds for every budget above it); with a cut, the budget it
+was computed with (``pinned``). A bound in the win direction ("the mover wins by
+at least v", "loses by at least v") never rests on a cut: it holds at every
+larger budget and under every horizon. Its negation ("cannot win by more than
+v") holds at every smaller budget when no artificial cut was involved; any other
+pinned value at its own budget only. Values that rest on artificial cuts are used
+only inside the pass that made them (a per-pass ``stamp``). Keys carry a salt of
+the rule set and the blocks, so one table can serve several rule sets.
+
+Speed-ups, none of which changes a value: a move that ends the game, a child that
+is cut at once and a child that can fill the last empty square to refute the
+move are scored without entering a node; the side that must prove a win orders
+its moves by the number of replies they leave (fastest first) and tries first a
+move whose reply the table already shows lost (enhanced transposition cut-off).
 
 Repetition rules (pressibus, site-2005): the solver scores the first return to a
 position on the line (counting the game's history since the last clone) as the
@@ -26,6 +57,7 @@ move ordering only. Tests check this against a plain minimax with the same model
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,10 +66,15 @@ from numba import njit
 
 from gameclub.ataxx.bitboard import (
     CLONE_FROM,
+    DOUBLES,
     MAX_MOVES,
     PASS_MOVE,
     SINGLES,
+    count_moves,
+    expand,
     generate_moves,
+    has_moves,
+    lowest_square,
     make_move,
     pick_next,
     popcount,
@@ -46,6 +83,7 @@ from gameclub.ataxx.board import Board
 from gameclub.ataxx.engine.terminal import (
     NO_MOVE,
     NOT_OVER,
+    STUCK_PASS,
     KernelPosition,
     by_count,
     decisive_end,
@@ -66,74 +104,158 @@ INF = 10 * WIN
 #: deepest line the solver follows; a longer one (endless jumping under a rule set
 #: without a move limit) is scored as a draw by count and the result marked inexact.
 MAX_PLY = 200
+#: no margin exceeds the 64 squares of an 8x8 board: draws lie in [-64, 64].
+_MARGIN_MAX = 64
 
 STAT_NODES = 0
 STAT_ABORTED = 1
 STAT_CAPPED = 2
 STAT_PV_LEN = 3
-N_STATS = 4
+#: the root value rests on an artificial horizon cut.
+STAT_FAKE = 4
+STAT_CUTS = 5
+N_STATS = 6
 
 _ENTER = 0
 _NEXT = 1
 _RETURN = 2
 
-# Solver TT entry (one uint64 next to the key): score 16 bits (offset), move 16,
-# run 8, clock 8, bound 2, clock-bound flag 1, generation 6.
-_SCORE_OFFSET = 1 << 15
+#: a budget larger than any move limit: "no cut".
+_NO_LIMIT = 1 << 20
+
+# Solver TT entry (one uint64 next to the key): score 12 bits (offset), move 16,
+# bound 2, pinned 1, fake 1, budget 8 (run or budget), stamp 10, empty squares 6.
+_SCORE_OFFSET = 1 << 11
 _M16 = np.uint64(0xFFFF)
+_M12 = np.uint64(0xFFF)
+_M10 = np.uint64(0x3FF)
 _M8 = np.uint64(0xFF)
-#: move-ordering keys: clones before jumps, each by the pieces they take.
+#: move-ordering keys: the table move first.
 _TT_KEY = np.int64(1) << 40
 #: values at or beyond +-WIN/2 are wins or losses, whatever the margin of a draw.
 _HALF = WIN // 2
-_JUMP_KEY = np.int64(1) << 20
+_STAMP_MASK = 0x3FF
+
+#: fastest-first ordering (see solve_kernel) from this many empty squares up.
+FF_EMPTIES = 2
+
+_DIR_WIN = 0
+_DIR_OPPOSITE = 1
+_DIR_BAND = 2
 
 
 @njit(inline="always", cache=True)
 def _probe(keys, data, h):
-    """``(bound, move, score, run, clock, pinned)`` of ``h``; bound BOUND_NONE on a miss."""
-    slot = h & np.uint64(keys.size - 1)
+    """``(bound, move, score, budget, pinned, fake, stamp)`` of ``h``; BOUND_NONE on a miss.
+
+    A key lives in one of two slots: the first keeps the entry with more empty
+    squares (the larger subtree), the second the most recent one.
+    """
+    slot = h & np.uint64(keys.size - 2)
     if keys[slot] != h:
-        return BOUND_NONE, NO_MOVE, 0, 0, 0, False
+        slot += np.uint64(1)
+        if keys[slot] != h:
+            return BOUND_NONE, NO_MOVE, 0, 0, False, False, 0
     e = data[slot]
-    score = np.int64(e & _M16) - _SCORE_OFFSET
-    move = np.int64((e >> np.uint64(16)) & _M16)
-    run = np.int64((e >> np.uint64(32)) & _M8)
-    clock = np.int64((e >> np.uint64(40)) & _M8)
-    bound = np.int64((e >> np.uint64(48)) & np.uint64(3))
-    pinned = ((e >> np.uint64(50)) & np.uint64(1)) != np.uint64(0)
-    return bound, move, score, run, clock, pinned
+    score = np.int64(e & _M12) - _SCORE_OFFSET
+    move = np.int64((e >> np.uint64(12)) & _M16)
+    bound = np.int64((e >> np.uint64(28)) & np.uint64(3))
+    pinned = ((e >> np.uint64(30)) & np.uint64(1)) != np.uint64(0)
+    fake = ((e >> np.uint64(31)) & np.uint64(1)) != np.uint64(0)
+    budget = np.int64((e >> np.uint64(32)) & _M8)
+    stamp = np.int64((e >> np.uint64(40)) & _M10)
+    return bound, move, score, budget, pinned, fake, stamp
 
 
 @njit(inline="always", cache=True)
-def _store(keys, data, h, bound, move, score, run, clock, pinned, generation):
-    slot = h & np.uint64(keys.size - 1)
+def _store(keys, data, h, bound, move, score, budget, pinned, fake, stamp, empties):
+    first = h & np.uint64(keys.size - 2)
+    slot = first
+    if keys[first] != h:
+        second = first + np.uint64(1)
+        if keys[second] == h:
+            slot = second
+        else:
+            old = data[first]
+            old_empties = np.int64((old >> np.uint64(50)) & np.uint64(63))
+            old_stamp = np.int64((old >> np.uint64(40)) & _M10)
+            stale = ((old >> np.uint64(31)) & np.uint64(1)) != np.uint64(0) and old_stamp != stamp
+            if not (stale or empties >= old_empties or keys[first] == np.uint64(0)):
+                slot = second
     if move == NO_MOVE and keys[slot] == h:
-        move = np.int64((data[slot] >> np.uint64(16)) & _M16)
+        move = np.int64((data[slot] >> np.uint64(12)) & _M16)
     keys[slot] = h
     data[slot] = (
         np.uint64(score + _SCORE_OFFSET)
-        | (np.uint64(move & 0xFFFF) << np.uint64(16))
-        | (np.uint64(min(run, 255)) << np.uint64(32))
-        | (np.uint64(min(clock, 255)) << np.uint64(40))
-        | (np.uint64(bound) << np.uint64(48))
-        | (np.uint64(1 if pinned else 0) << np.uint64(50))
-        | (np.uint64(generation) << np.uint64(58))
+        | (np.uint64(move & 0xFFFF) << np.uint64(12))
+        | (np.uint64(bound) << np.uint64(28))
+        | (np.uint64(1 if pinned else 0) << np.uint64(30))
+        | (np.uint64(1 if fake else 0) << np.uint64(31))
+        | (np.uint64(min(max(budget, 0), 255)) << np.uint64(32))
+        | (np.uint64(stamp) << np.uint64(40))
+        | (np.uint64(min(empties, 63)) << np.uint64(50))
     )
+
+
+@njit(inline="always", cache=True)
+def _direction(score, lower):
+    """How a bound depends on the remaining budget of non-clone plies.
+
+    ``_DIR_WIN``: "the mover wins by at least" (a lower bound above every draw) or
+    "loses by at least" (an upper bound below every draw); it holds at every larger
+    budget. ``_DIR_OPPOSITE``: the negation of such a bound ("cannot win by more");
+    it holds at every smaller budget. ``_DIR_BAND``: anything that a draw's margin
+    can decide; it holds at its own budget only.
+    """
+    if lower:
+        if score > _MARGIN_MAX:
+            return _DIR_WIN
+        if score <= -_MARGIN_MAX:
+            return _DIR_OPPOSITE
+        return _DIR_BAND
+    if score < -_MARGIN_MAX:
+        return _DIR_WIN
+    if score >= _MARGIN_MAX:
+        return _DIR_OPPOSITE
+    return _DIR_BAND
+
+
+@njit(inline="always", cache=True)
+def _valid(score, lower, budget, pinned, fake, same, b, r):
+    """Whether one bound of an entry holds at a node with budgets ``b`` and ``r``.
+
+    ``b`` counts the non-clone plies left before this pass's horizon cut, ``r``
+    before the real move limit (``b <= r``). Not pinned: no line below reached a
+    cut and the longest ran ``budget`` plies, so any budget above that gives the
+    same tree. Pinned: ``budget`` is the budget the value was computed with: the
+    pass budget for values in the win direction or resting on artificial cuts,
+    the real one otherwise.
+    """
+    d = _direction(score, lower)
+    if not pinned:
+        return b > budget and (d == _DIR_WIN or not fake or same)
+    if d == _DIR_WIN:
+        return b >= budget
+    if d == _DIR_OPPOSITE:
+        if not fake:
+            return r <= budget
+        return same and b <= budget
+    if not fake:
+        return r == budget
+    return same and b == budget
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, repetition,
-                 prior, alpha0, beta0, tt_keys, tt_data, generation, control, max_nodes,
-                 pv_out, stats):
-    """Exact value of the root within ``(alpha0, beta0)`` (fail-soft).
+                 prior, horizon, alpha0, beta0, tt_keys, tt_data, stamp, salt, control,
+                 max_nodes, pv_out, stats):
+    """The value of the root within ``(alpha0, beta0)`` (fail-soft) under ``horizon``.
 
-    Every node also returns what its value assumed about the clock (fifty-move
-    rule): ``run``, the longest run of non-clone plies the search walked below it,
-    and ``pinned``, whether a line reached the move limit (then the value holds
-    for this clock only). The table keys positions without the clock and an
-    entry serves a node whose clock is ``c`` when ``c + run < fifty`` (or, if
-    pinned, when ``c`` is the clock it was stored with).
+    ``horizon`` is the artificial segment length (see the module notes); 0 or a
+    value at or above ``fifty`` means the real rules. Every node also returns what
+    its value assumed about the clock: ``run`` (longest run of non-clone plies
+    below it), ``pinned`` (a line reached a cut: the value holds for this budget),
+    ``fake`` (a line reached an artificial cut).
     """
     n = MAX_PLY + 2
     s_us = np.empty(n, dtype=np.uint64)
@@ -141,6 +263,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
     s_hash = np.empty(n, dtype=np.uint64)
     s_color = np.empty(n, dtype=np.int64)
     s_clock = np.empty(n, dtype=np.int64)
+    s_lim = np.empty(n, dtype=np.int64)
     s_alpha = np.empty(n, dtype=np.int64)
     s_beta = np.empty(n, dtype=np.int64)
     s_orig_alpha = np.empty(n, dtype=np.int64)
@@ -153,29 +276,53 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
     s_cache = np.empty(n, dtype=np.int64)
     s_run = np.empty(n, dtype=np.int64)
     s_pin = np.empty(n, dtype=np.int64)
+    s_fake = np.empty(n, dtype=np.int64)
     s_dep = np.empty(n, dtype=np.int64)
     moves = np.empty((n, MAX_MOVES), dtype=np.int64)
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
     pv_len = np.zeros(n, dtype=np.int64)
 
+    # Segment limits on the clock: the real one, and this pass's (from the root for
+    # the root's segment, from the clone for the others).
+    if fifty > 0:
+        real_lim = fifty
+        if horizon > 0:
+            seg_lim = min(horizon, fifty)
+            root_lim = min(clock0 + horizon, fifty)
+        else:
+            seg_lim = fifty
+            root_lim = fifty
+    else:
+        real_lim = _NO_LIMIT
+        if horizon > 0:
+            seg_lim = horizon
+            root_lim = clock0 + horizon
+        else:
+            seg_lim = _NO_LIMIT
+            root_lim = _NO_LIMIT
+
     s_us[0] = us0
     s_them[0] = them0
     s_color[0] = color0
     s_clock[0] = clock0
+    s_lim[0] = root_lim
     s_alpha[0] = alpha0
     s_beta[0] = beta0
     stats[STAT_ABORTED] = 0
     stats[STAT_CAPPED] = 0
+    stats[STAT_FAKE] = 0
+    stats[STAT_CUTS] = 0
     nodes = 0
     ply = 0
     mode = _ENTER
     ret = 0
     ret_run = 0
     ret_pin = 0
+    ret_fake = 0
     ret_dep = n
     # Under a move limit without a repetition rule, a win (or loss) proof never
-    # needs to come back to a position of its own line (see _revisit_cut).
+    # needs to come back to a position of its own line (see the revisit cut).
     cut_revisits = fifty > 0 and not repetition
     while True:
         if mode == _ENTER:
@@ -191,13 +338,14 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             clock = s_clock[ply]
             ret_run = 0
             ret_pin = 0
+            ret_fake = 0
             ret_dep = n
             result, margin = decisive_end(us, them, playable, color, stuck, tie_second)
             if result != NOT_OVER:
                 ret = result * WIN + margin
                 mode = _RETURN
                 continue
-            h = position_hash(us, them, color)
+            h = position_hash(us, them, color) ^ salt
             s_hash[ply] = h
             margin = np.int64(popcount(us)) - np.int64(popcount(them))
             if repetition and clock >= 4:
@@ -214,23 +362,36 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     ret = by_count(popcount(us), popcount(them), color, tie_second) * WIN + margin
                     mode = _RETURN
                     continue
-            if cut_revisits and clock >= 2:
-                alpha = s_alpha[ply]
-                beta = s_beta[ply]
-                if alpha >= _HALF - 1 or beta <= 1 - _HALF:
-                    back = 2
-                    while back <= clock and back <= ply:
-                        if s_hash[ply - back] == h:
-                            ret_dep = ply - back
-                            break
-                        back += 2
-                    if ret_dep < n:
-                        ret = alpha if alpha >= _HALF - 1 else beta
-                        mode = _RETURN
-                        continue
-            if fifty > 0 and clock >= fifty:
+            alpha = s_alpha[ply]
+            beta = s_beta[ply]
+            if cut_revisits and clock >= 2 and (alpha >= _HALF - 1 or beta <= 1 - _HALF):
+                # A shortest win never comes back to a position of its own line since
+                # the last clone (it could have played on from the first visit with
+                # more clock left), so a return is a failure for the side trying to
+                # win. Values that used this cut of an ancestor are not stored.
+                back = 2
+                while back <= clock and back <= ply:
+                    if s_hash[ply - back] == h:
+                        ret_dep = ply - back
+                        break
+                    back += 2
+                if ret_dep < n:
+                    ret = alpha if alpha >= _HALF - 1 else beta
+                    mode = _RETURN
+                    continue
+            lim = s_lim[ply]
+            if clock >= real_lim:
                 ret = margin
                 ret_pin = 1
+                mode = _RETURN
+                continue
+            if clock >= lim:
+                # This pass's horizon: scored like a draw, a failure for either side's
+                # attempt to win; the value is marked as resting on it.
+                stats[STAT_CUTS] += 1
+                ret = margin
+                ret_pin = 1
+                ret_fake = 1
                 mode = _RETURN
                 continue
             if ply >= MAX_PLY:
@@ -239,34 +400,72 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 ret_pin = 1
                 mode = _RETURN
                 continue
+            empty = playable & ~(us | them)
+            if ply > 0 and (empty & (empty - np.uint64(1))) == 0 and (expand(us) & empty) != 0:
+                # One empty square left: the clone that fills it ends the game. When
+                # that is already enough, no move needs generating.
+                flips = np.int64(popcount(them & SINGLES[lowest_square(empty)]))
+                n_us = np.int64(popcount(us)) + 1 + flips
+                n_them = np.int64(popcount(them)) - flips
+                v = by_count(n_us, n_them, color, tie_second) * WIN + n_us - n_them
+                if v >= beta:
+                    nodes += 1
+                    ret = v
+                    mode = _RETURN
+                    continue
+            if ply > 0 and not repetition and lim - clock == 1 and beta <= 1 - _HALF:
+                # The side to move only has to avoid a loss, and any jump reaches the
+                # cut (a jump can neither end the game against the jumper nor leave
+                # both sides without a move): a fail-high at the jump's margin.
+                bb = empty
+                while bb:
+                    t = lowest_square(bb)
+                    bb &= bb - np.uint64(1)
+                    src = DOUBLES[t] & us
+                    if src:
+                        us2, them2 = make_move(us, them, np.int64(t) | (
+                            np.int64(lowest_square(src)) << 8))
+                        ret = np.int64(popcount(us2)) - np.int64(popcount(them2))
+                        ret_pin = 1
+                        ret_fake = 1 if lim < real_lim else 0
+                        ret_run = 1
+                        stats[STAT_CUTS] += 1
+                        break
+                if ret_pin:
+                    mode = _RETURN
+                    continue
             # Under repetition rules only a node right after a clone has a value that
             # does not depend on the line that reached it.
             cacheable = (not repetition) or clock == 0
             s_cache[ply] = cacheable
-            alpha = s_alpha[ply]
-            beta = s_beta[ply]
-            bound, tt_move, tt_score, e_run, e_clock, e_pin = _probe(tt_keys, tt_data, h)
+            b = min(lim - clock, 255)
+            r = min(real_lim - clock, 255)
+            bound, tt_move, tt_score, e_budget, e_pin, e_fake, e_stamp = _probe(
+                tt_keys, tt_data, h)
             if cacheable and ply > 0 and bound != BOUND_NONE:
-                lower = bound != BOUND_UPPER
-                upper = bound != BOUND_LOWER
-                valid = fifty == 0 or (e_clock == clock if e_pin else clock + e_run < fifty)
-                if not valid:
-                    # A win or loss bound does not rest on fifty-move draws: it holds
-                    # with more clock left (a proof of >= WIN/2 or <= -WIN/2) or with
-                    # less (a proof that the mover cannot win, or cannot lose).
-                    monotone = not repetition and fifty < 256
-                    win = tt_score >= _HALF
-                    loss = tt_score <= -_HALF
-                    more = clock <= e_clock
-                    less = clock >= e_clock
-                    lower = lower and monotone and ((win and more) or (loss and less))
-                    upper = upper and monotone and ((loss and more) or (win and less))
-                if (lower and upper) or (lower and tt_score >= beta) or (
-                    upper and tt_score <= alpha
-                ):
+                same = e_stamp == stamp
+                lower = bound != BOUND_UPPER and _valid(
+                    tt_score, True, e_budget, e_pin, e_fake, same, b, r)
+                upper = bound != BOUND_LOWER and _valid(
+                    tt_score, False, e_budget, e_pin, e_fake, same, b, r)
+                cut = False
+                if lower and upper:
+                    cut = True
+                    ret_fake = 1 if e_fake else 0
+                elif lower and tt_score >= beta:
+                    cut = True
+                    ret_fake = 0 if _direction(tt_score, True) == _DIR_WIN else (
+                        1 if e_fake else 0)
+                elif upper and tt_score <= alpha:
+                    cut = True
+                    ret_fake = 0 if _direction(tt_score, False) == _DIR_WIN else (
+                        1 if e_fake else 0)
+                if cut:
                     ret = tt_score
-                    ret_run = e_run
-                    ret_pin = 1 if (e_pin or not valid) else 0
+                    if e_pin:
+                        ret_pin = 1
+                    else:
+                        ret_run = e_budget
                     mode = _RETURN
                     continue
             s_orig_alpha[ply] = alpha
@@ -274,14 +473,19 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             s_best_move[ply] = NO_MOVE
             s_run[ply] = 0
             s_pin[ply] = 0
+            s_fake[ply] = 0
             s_dep[ply] = n
-            empty = playable & ~(us | them)
             count = generate_moves(us, empty, moves[ply])
             if count == 0:
                 moves[ply, 0] = PASS_MOVE
                 keys[ply, 0] = 0
                 count = 1
             else:
+                # The side that must prove a win prefers the moves that leave the other
+                # side few replies, as every reply has to be answered (fastest first),
+                # and first of all a move whose reply is already known to lose
+                # (enhanced transposition cut-off).
+                fastest = alpha >= _HALF - 1 and popcount(empty) >= FF_EMPTIES
                 for j in range(count):
                     m = moves[ply, j]
                     to = m & 0xFF
@@ -292,7 +496,28 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     else:
                         # A jump leaves a hole: friendly pieces around it can be retaken.
                         gain -= 2 + np.int64(popcount(SINGLES[frm] & us & ~SINGLES[to]))
-                    keys[ply, j] = _TT_KEY if m == tt_move else gain
+                    if fastest:
+                        us2, them2 = make_move(us, them, m)
+                        gain -= np.int64(count_moves(them2, playable & ~(us2 | them2)))
+                        h2 = position_hash(them2, us2, 1 - color) ^ salt
+                        bound2, _m2, score2, budget2, pin2, fake2, stamp2 = _probe(
+                            tt_keys, tt_data, h2)
+                        if bound2 in (BOUND_UPPER, BOUND_EXACT) and score2 <= -beta:
+                            if frm == CLONE_FROM:
+                                b2 = min(seg_lim, 255)
+                                r2 = min(real_lim, 255)
+                            else:
+                                b2 = b - 1
+                                r2 = r - 1
+                            if _valid(score2, False, budget2, pin2, fake2, stamp2 == stamp,
+                                      b2, r2):
+                                gain += _TT_KEY * 2
+                    if (them & ~SINGLES[to]) == 0 or (frm == CLONE_FROM and empty == (
+                            np.uint64(1) << np.uint64(to))):
+                        # Ends the game (scored without a node): first.
+                        keys[ply, j] = _TT_KEY + 1 + gain
+                    else:
+                        keys[ply, j] = _TT_KEY if m == tt_move else gain
             s_n[ply] = count
             s_i[ply] = 0
             mode = _NEXT
@@ -305,18 +530,21 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 best = s_best[ply]
                 ret_run = s_run[ply]
                 ret_pin = s_pin[ply]
+                ret_fake = s_fake[ply]
                 ret_dep = s_dep[ply]
-                if s_cache[ply]:
-                    bound = BOUND_UPPER if best <= s_orig_alpha[ply] else BOUND_EXACT
+                if s_cache[ply] and ret_dep >= ply:
+                    orig = s_orig_alpha[ply]
+                    bound = BOUND_UPPER if best <= orig else BOUND_EXACT
                     stored = best
-                    if ret_pin and bound == BOUND_UPPER and best < _HALF <= s_orig_alpha[ply]:
-                        # "No win this big" from lines ending in fifty-move draws: kept as
-                        # "no value above WIN/2", which holds for every later clock.
-                        stored = _HALF
-                    if ret_dep < ply:
-                        bound = BOUND_NONE
-                    _store(tt_keys, tt_data, s_hash[ply], bound, s_best_move[ply], stored,
-                           ret_run, s_clock[ply], ret_pin, generation)
+                    if (ret_pin and bound == BOUND_UPPER and -_MARGIN_MAX <= best < _HALF
+                            and orig >= _HALF - 1):
+                        # "No win" from lines that reached a cut: kept as "no value above
+                        # WIN/2 - 1", which holds at every smaller budget.
+                        stored = _HALF - 1
+                    _store_node(tt_keys, tt_data, s_hash[ply], bound, s_best_move[ply],
+                                stored, ret_run, ret_pin, ret_fake, stamp, s_lim[ply],
+                                s_clock[ply], real_lim,
+                                playable & ~(s_us[ply] | s_them[ply]))
                 ret = best
                 mode = _RETURN
                 continue
@@ -325,36 +553,93 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             s_cur[ply] = m
             alpha = s_alpha[ply]
             beta = s_beta[ply]
+            us2 = s_us[ply]
+            them2 = s_them[ply]
+            if m != PASS_MOVE:
+                us2, them2 = make_move(us2, them2, m)
+            empty2 = playable & ~(us2 | them2)
+            inline = False
+            if them2 == 0 or empty2 == 0:
+                # The game ends with this move (no pieces left, or a full board):
+                # scored here, as decisive_end would, without entering a node.
+                n_a = np.int64(popcount(us2))
+                n_b = np.int64(popcount(them2))
+                ret = by_count(n_b, n_a, 1 - s_color[ply], tie_second) * WIN + n_b - n_a
+                ret_pin = 0
+                ret_fake = 0
+                inline = True
+            elif (not repetition and (m == PASS_MOVE or (m >> 8) != CLONE_FROM)
+                  and s_clock[ply] + 1 >= s_lim[ply]
+                  and (stuck == STUCK_PASS or has_moves(them2, empty2))):
+                # The child is cut at once (real limit or horizon): the game cannot end
+                # there first (after a jump or a pass someone can move, and the child
+                # can move or passes), so its value is its margin.
+                ret = np.int64(popcount(them2)) - np.int64(popcount(us2))
+                ret_pin = 1
+                ret_fake = 0 if s_clock[ply] + 1 >= real_lim else 1
+                stats[STAT_CUTS] += 1
+                inline = True
             if i == 0 or beta - alpha == 1:
                 s_null[ply] = 0
                 ca, cb = -beta, -alpha
             else:
                 s_null[ply] = 1
                 ca, cb = -alpha - 1, -alpha
-            _push(ply, m, ca, cb, s_us, s_them, s_color, s_clock, s_alpha, s_beta)
+            if (not inline and (empty2 & (empty2 - np.uint64(1))) == 0
+                    and (expand(them2) & empty2) != 0 and ply + 1 < MAX_PLY
+                    and (not repetition or (m != PASS_MOVE and (m >> 8) == CLONE_FROM)
+                         or s_clock[ply] + 1 < 4)):
+                # The child has one empty square and can fill it: when that already
+                # refutes this move (the child's own first test, see _ENTER), score it
+                # here. The child is not cut, not over and no repetition.
+                flips = np.int64(popcount(us2 & SINGLES[lowest_square(empty2)]))
+                n_a = np.int64(popcount(them2)) + 1 + flips
+                n_b = np.int64(popcount(us2)) - flips
+                fill = by_count(n_a, n_b, 1 - s_color[ply], tie_second) * WIN + n_a - n_b
+                if fill >= cb:
+                    ret = fill
+                    ret_pin = 0
+                    ret_fake = 0
+                    inline = True
+            if inline:
+                nodes += 1
+                ret_run = 0
+                ret_dep = n
+                s_null[ply] = 0
+                pv_len[ply + 1] = ply + 1
+                ply += 1
+                mode = _RETURN
+                continue
+            _push(ply, m, ca, cb, s_us, s_them, s_color, s_clock, s_lim, s_alpha, s_beta,
+                  seg_lim)
             ply += 1
             mode = _ENTER
             continue
 
         # mode == _RETURN
         if ply == 0:
+            stats[STAT_FAKE] = ret_fake
             break
         ply -= 1
         v = -ret
         m = s_cur[ply]
-        # What the value assumed about the clock passes up through non-clone moves.
+        # What the value assumed about the clock passes up through non-clone moves;
+        # an artificial cut anywhere below taints the value.
         if m == PASS_MOVE or (m >> 8) != CLONE_FROM:
             if ret_run + 1 > s_run[ply]:
                 s_run[ply] = ret_run + 1
             if ret_pin:
                 s_pin[ply] = 1
+        if ret_fake:
+            s_fake[ply] = 1
         if ret_dep < s_dep[ply]:
             s_dep[ply] = ret_dep
         alpha = s_alpha[ply]
         beta = s_beta[ply]
         if s_null[ply] and alpha < v < beta:
             s_null[ply] = 0
-            _push(ply, m, -beta, -alpha, s_us, s_them, s_color, s_clock, s_alpha, s_beta)
+            _push(ply, m, -beta, -alpha, s_us, s_them, s_color, s_clock, s_lim, s_alpha,
+                  s_beta, seg_lim)
             ply += 1
             mode = _ENTER
             continue
@@ -372,16 +657,18 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 if v >= beta:
                     ret_run = s_run[ply]
                     ret_pin = s_pin[ply]
+                    ret_fake = s_fake[ply]
                     ret_dep = s_dep[ply]
-                    if s_cache[ply]:
+                    if s_cache[ply] and ret_dep >= ply:
                         stored = v
-                        bound = BOUND_LOWER
-                        if ret_pin and v > -_HALF >= beta:
-                            stored = -_HALF
-                        if ret_dep < ply:
-                            bound = BOUND_NONE
-                        _store(tt_keys, tt_data, s_hash[ply], bound, m, stored, ret_run,
-                               s_clock[ply], ret_pin, generation)
+                        if ret_pin and -_HALF < v <= _MARGIN_MAX and beta <= 1 - _HALF:
+                            # "Not lost" from lines that reached a cut: kept as "no value
+                            # below -WIN/2 + 1", which holds at every smaller budget.
+                            stored = 1 - _HALF
+                        _store_node(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, stored,
+                                    ret_run, ret_pin, ret_fake, stamp, s_lim[ply],
+                                    s_clock[ply], real_lim,
+                                playable & ~(s_us[ply] | s_them[ply]))
                     ret = v
                     mode = _RETURN
                     continue
@@ -394,19 +681,37 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
 
 
 @njit(inline="always", cache=True)
-def _push(ply, move, alpha, beta, s_us, s_them, s_color, s_clock, s_alpha,
-          s_beta):
+def _store_node(tt_keys, tt_data, h, bound, move, score, run, pinned, fake, stamp, lim, clock,
+                real_lim, empty):
+    """Store a node's bound with the budget its validity is measured against (see ``_valid``)."""
+    if not pinned:
+        budget = run
+    else:
+        # An exact bound is measured by its lower half; the other half then gets a
+        # budget that is at least as strict as its own.
+        win_dir = _direction(score, bound != BOUND_UPPER) == _DIR_WIN
+        budget = lim - clock if fake or win_dir else real_lim - clock
+    _store(tt_keys, tt_data, h, bound, move, score, min(budget, 255), pinned, fake, stamp,
+           np.int64(popcount(empty)))
+
+
+@njit(inline="always", cache=True)
+def _push(ply, move, alpha, beta, s_us, s_them, s_color, s_clock, s_lim, s_alpha,
+          s_beta, seg_lim):
     us = s_us[ply]
     them = s_them[ply]
     clock = s_clock[ply] + 1
+    lim = s_lim[ply]
     if move != PASS_MOVE:
         if move >> 8 == CLONE_FROM:
             clock = 0
+            lim = seg_lim
         us, them = make_move(us, them, move)
     s_us[ply + 1] = them
     s_them[ply + 1] = us
     s_color[ply + 1] = 1 - s_color[ply]
     s_clock[ply + 1] = clock
+    s_lim[ply + 1] = lim
     s_alpha[ply + 1] = alpha
     s_beta[ply + 1] = beta
 
@@ -438,6 +743,39 @@ def _decode(value: int) -> tuple[int, int]:
     return result, value - result * WIN
 
 
+#: a stamp per horizon pass and table: entries resting on artificial cuts are only
+#: used in the pass that made them. A wrapped counter clears the table first.
+_STAMPS: weakref.WeakKeyDictionary[TranspositionTable, int] = weakref.WeakKeyDictionary()
+
+
+def _next_stamp(tt: TranspositionTable) -> int:
+    stamp = (_STAMPS.get(tt, 0) + 1) & _STAMP_MASK
+    if stamp == 0:
+        tt.clear()
+        stamp = 1
+    _STAMPS[tt] = stamp
+    return stamp
+
+
+def _rules_salt(pos: KernelPosition) -> int:
+    """A key salt for the rule set and the blocks: values differ between rule sets."""
+    x = (pos.playable * 0x9E3779B97F4A7C15 + pos.fifty * 0xC2B2AE3D27D4EB4F
+         + pos.stuck * 0x165667B19E3779F9 + int(pos.tie_second) * 0x27D4EB2F165667C5
+         + int(pos.repetition) * 0x94D049BB133111EB) & ((1 << 64) - 1)
+    x ^= x >> 31
+    return (x * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
+
+
+#: the artificial horizons tried before the real rules, in non-clone plies per segment.
+HORIZONS = (2, 4, 8, 16, 32, 64)
+#: node budget of each probe in the first round of the scheduler; doubled every round.
+FIRST_ROUND_NODES = 20_000
+
+
+class _OutOfNodes(Exception):
+    """The caller's node budget, ``stop`` or ``control`` ended the solve."""
+
+
 def solve(
     board: Board,
     *,
@@ -449,9 +787,11 @@ def solve(
 ) -> EndgameResult | None:
     """Solve ``board`` exactly; ``None`` if ``max_nodes``, ``stop`` or ``control`` cut it short.
 
-    With ``margin=False`` only win / draw / loss is proven (much cheaper: the margin
-    search walks the long jump dances), and ``move`` wins or draws; a lost position
-    comes back with ``move`` None.
+    With ``margin=False`` only win / draw / loss is proven (much cheaper: a win or a
+    loss is usually proven under a short horizon, while an exact margin needs the
+    proof that no better one exists, under the real rules), and ``move`` wins or
+    draws; a lost position comes back with ``move`` None. ``max_nodes`` counts the
+    nodes of every probe, scored-in-place children included.
 
     >>> from gameclub.ataxx import Board
     >>> r = solve(Board("xxx/xxo/oo1 x 0 1"))
@@ -468,7 +808,8 @@ def solve(
     pos = KernelPosition.from_board(board)
     if tt is None:
         tt = TranspositionTable(16)
-    generation = tt.new_search()
+    tt.new_search()  # the generation is unused here; kept for the table's other users
+    salt = np.uint64(_rules_salt(pos))
     if control is None:
         control = np.zeros(1, dtype=np.int64)
     watcher = None
@@ -486,30 +827,49 @@ def solve(
     budget = max_nodes if max_nodes is not None else (1 << 62)
     nodes = 0
     capped = False
+    # The horizons worth trying lie below the real limit; 0 stands for the real rules.
+    real = pos.fifty if pos.fifty > 0 else 0
+    levels = [h for h in HORIZONS if real == 0 or h < real] + [0]
+    stamps: dict[int, int] = {}
 
-    def probe(alpha: int, beta: int) -> int | None:
+    def probe(horizon: int, alpha: int, beta: int, cap: int) -> Probed | None:
+        """One null-window probe under ``horizon`` with at most ``cap`` nodes.
+
+        ``None`` when ``cap`` ran out; ``_OutOfNodes`` when the caller's budget or a
+        stop request did.
+        """
         nonlocal nodes, capped
+        if horizon not in stamps:
+            stamps[horizon] = _next_stamp(tt)
+        allowed = min(cap, budget - nodes)
         value = int(
             solve_kernel(
                 np.uint64(pos.us), np.uint64(pos.them), np.uint64(pos.playable), pos.color,
                 pos.clock, pos.stuck, pos.tie_second, pos.fifty, pos.repetition, pos.prior,
-                alpha, beta, tt.keys, tt.data, generation, control, budget - nodes,
-                pv_out, stats,
+                horizon, alpha, beta, tt.keys, tt.data, stamps[horizon], salt, control,
+                allowed, pv_out, stats,
             )
         )
         nodes += int(stats[STAT_NODES])
-        capped = capped or bool(stats[STAT_CAPPED])
-        return None if stats[STAT_ABORTED] else value
+        if stats[STAT_ABORTED]:
+            if control[0] != 0 or nodes >= budget:
+                raise _OutOfNodes
+            return None
+        if horizon == 0:
+            capped = capped or bool(stats[STAT_CAPPED])
+        pv = [int(m) for m in pv_out[: stats[STAT_PV_LEN]]]
+        return Probed(value, horizon == 0 or not stats[STAT_FAKE], pv)
 
     try:
-        value = _mtd(probe) if margin else _wld(probe)
+        found = _exact(probe, levels) if margin else _wld(probe, levels)
+    except _OutOfNodes:
+        return None
     finally:
         done.set()
         if watcher is not None:
             watcher.join()
-    if value is None:
-        return None
-    pv = [from_kernel_move(m) for m in pv_out[: stats[STAT_PV_LEN]]]
+    value, codes = found
+    pv = [from_kernel_move(m) for m in codes]
     result, diff = _decode(value)
     if not margin and result < 0:
         pv = []
@@ -517,43 +877,131 @@ def solve(
                          margin_exact=margin)
 
 
-def _wld(probe: Callable[[int, int], int | None]) -> int | None:
-    """Win / draw / loss only: the fail-soft value of the deciding probe (a bound)."""
-    g = probe(WIN // 2 - 1, WIN // 2)
-    if g is None or g >= WIN // 2:
-        return g
-    return probe(-WIN // 2, -WIN // 2 + 1)
+@dataclass(frozen=True)
+class Probed:
+    """One null-window probe: fail-soft value, whether it is real, principal variation."""
+
+    value: int
+    real: bool
+    pv: list[int]
 
 
-def _mtd(probe: Callable[[int, int], int | None]) -> int | None:
-    """The root value from null-window probes: win? loss? then the margin (MTD(f)).
+Probe = Callable[[int, int, int, int], "Probed | None"]
 
-    Deciding win / draw / loss first needs only the cheap proofs; the margin is
-    then narrowed inside the known class, and a last probe on ``(v - 1, v + 1)``
-    leaves a best move and the principal variation for that exact value.
+
+def _settles(got: Probed, b: int) -> bool:
+    """Whether the answer of a probe "value >= b" holds under the real rules.
+
+    In the win direction (a win by at least some margin, a loss by at least some
+    margin) it does under any horizon; otherwise only if it rests on no cut.
     """
-    lo, hi = -INF, INF
-    g = probe(WIN // 2 - 1, WIN // 2)
-    if g is None:
-        return None
-    if g >= WIN // 2:
-        lo = g
-    else:
-        hi = g
-        g = probe(-WIN // 2, -WIN // 2 + 1)
-        if g is None:
-            return None
-        if g <= -WIN // 2:
-            hi = g
-        else:
-            lo = g
+    g = got.value
+    return got.real or (g >= b and b > _MARGIN_MAX) or (g < b and b - 1 < -_MARGIN_MAX)
+
+
+def _level_share(index: int, horizon: int) -> float:
+    """The share of a round's node budget for a level: the first three horizons (2, 4,
+    8: where real endgames are won) get it all, longer ones half as much each step,
+    the real rules a quarter."""
+    if horizon == 0:
+        return 0.25
+    return 1.0 / (1 << max(0, index - 2))
+
+
+def _schedule(probe: Probe, levels: list[int], questions: list[int],
+              answer: Callable[[int, Probed], bool]) -> None:
+    """Ask "value >= b" for each ``b`` of ``questions`` under every level, in rounds.
+
+    Each round gives every open (level, question) pair a probe of a node budget
+    that doubles from round to round (weighted by ``_level_share``), smallest
+    horizon first. A probe that runs
+    out of budget is retried in the next round (its completed subtrees are in
+    the table); one that completes without settling its question shows that no
+    smaller horizon can settle it either, so those pairs close. ``answer`` gets
+    every settled answer and returns True when the questions are all answered
+    (it may also close questions by removing them from ``questions``).
+    """
+    dead: set[tuple[int, int]] = set()
+    cap = FIRST_ROUND_NODES
+    while True:
+        for level_index, horizon in enumerate(levels):
+            share = _level_share(level_index, horizon)
+            for b in list(questions):
+                if b not in questions or (horizon, b) in dead:
+                    continue
+                got = probe(horizon, b - 1, b, max(FIRST_ROUND_NODES, int(cap * share)))
+                if got is None:
+                    continue
+                if _settles(got, b):
+                    if answer(b, got):
+                        return
+                else:
+                    dead.update((h, b) for h in levels[: level_index + 1])
+        cap *= 2
+
+
+def _wld(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
+    """Win / draw / loss only: the fail-soft value of the deciding probe (a bound) and its PV.
+
+    Two questions, "is it a win?" (value >= WIN/2) and "is it a loss?" (value <
+    -WIN/2 + 1), scheduled over the horizons (see ``_schedule``). A win or a loss
+    ends it; "not a win" and "not a loss" together make a draw, whose move comes
+    from the real "not a loss".
+    """
+    return _classify(probe, levels)[0]
+
+
+def _classify(probe: Probe, levels: list[int]
+              ) -> tuple[tuple[int, list[int]], int, int, Probed | None]:
+    """``((value, pv), lo, hi, best)``: the deciding bound, the real bounds so far and the
+    probe that proved ``lo`` (None if none did)."""
+    questions = [_HALF, 1 - _HALF]
+    state: dict[str, Probed] = {}
+
+    def answer(b: int, got: Probed) -> bool:
+        questions.remove(b)
+        won = got.value >= b
+        if b == _HALF:
+            state["win" if won else "no_win"] = got
+            return won or not questions
+        state["no_loss" if won else "loss"] = got
+        return not won or not questions
+
+    _schedule(probe, levels, questions, answer)
+    if "win" in state:
+        got = state["win"]
+        return (got.value, got.pv), got.value, INF, got
+    if "loss" in state:
+        got = state["loss"]
+        return (got.value, got.pv), -INF, got.value, None
+    no_loss = state["no_loss"]
+    return (no_loss.value, no_loss.pv), no_loss.value, state["no_win"].value, no_loss
+
+
+def _exact(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
+    """The root value: win / draw / loss first, then the margin by null-window probes (MTD(f)).
+
+    Each probe "value >= b" is scheduled over the horizons like the first two
+    questions: in the win direction an answer is real under any horizon, elsewhere
+    only one that rests on no artificial cut. The probe that proved the final
+    lower bound gives the move and the principal variation.
+    """
+    (g, _), lo, hi, best = _classify(probe, levels)
+    answers: list[Probed] = []
+
+    def take(_b: int, probed: Probed) -> bool:
+        answers.append(probed)
+        return True
+
     while lo < hi:
         b = g + 1 if g == lo else g
-        g = probe(b - 1, b)
-        if g is None:
-            return None
+        answers.clear()
+        _schedule(probe, levels, [b], take)
+        g = answers[0].value
         if g < b:
             hi = g
         else:
-            lo = g
-    return probe(lo - 1, lo + 1)
+            lo, best = g, answers[0]
+    # ``lo`` starts below every value and only a probe that failed high raises it.
+    assert best is not None
+    return lo, best.pv
