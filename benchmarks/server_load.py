@@ -2,11 +2,16 @@
 
 Starts ``python -m gameclub.server`` on a fresh database (SQLite unless
 ``--database`` says otherwise), pairs up guests with link invitations, and
-lets every pair play on loopback: each player answers its turn after a think
-time, picking a legal move from the state's hints. Finished games are
-followed by a rematch, so the load stays constant. For each number of
-concurrent games it prints moves per second and the p50/p99 round trip
-(move sent -> its ack received).
+lets every pair play on loopback: each player follows its game as the browser
+does (full ``state``, then ``delta`` after ``delta``, a resync on a gap) and
+answers its turn after a think time, picking a legal move from the
+destinations the server sent. Finished games are followed by a rematch, so
+the load stays constant. For each number of concurrent games it prints moves
+per second and the p50/p99 round trip (move sent -> its ack received, which
+comes after the move's delta), errors and resyncs, the share of one core
+used by the server process and by this client while measuring, the server's
+CPU time per move, and the load average when the level started (other work
+on the machine shows there).
 
     .venv/bin/python benchmarks/server_load.py --games 50 200 500 --seconds 15
 
@@ -18,7 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
+import gc
 import os
 import random
 import signal
@@ -32,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 
@@ -46,11 +52,21 @@ class Stats:
     rtts: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    resyncs: int = 0
     games_finished: int = 0
     measuring: bool = False
 
 
 class Player:
+    """One simulated person: a real session, a real socket, real moves.
+
+    It follows its game the way the browser does: the full ``state`` answers
+    ``sub``; each ``delta`` applies only to the version before it, and a gap
+    asks for the full state again (``sub`` with the version held). It keeps
+    only what it needs to play: version, number of moves, side to move,
+    destinations.
+    """
+
     def __init__(self, base: str, stats: Stats, think_ms: float) -> None:
         self.http = httpx.AsyncClient(base_url=base, timeout=30)
         self.base = base
@@ -62,6 +78,12 @@ class Player:
         self.sent: dict[int, float] = {}
         self.next_id = 0
         self.rng = random.Random()
+        # The game as followed: None until the answer to ``sub`` comes.
+        self.v: int | None = None
+        self.plies = 0
+        self.turn = ""
+        self.you: str | None = None
+        self.dests: dict[str, Any] = {}
 
     async def start(self) -> None:
         me = (await self.http.get("/api/me")).json()
@@ -76,59 +98,85 @@ class Player:
         token = self.http.cookies["gc_session"]
         url = self.base.replace("http", "ws", 1) + "/ws"
         self.ws = await websockets.connect(
-            url, additional_headers={"Cookie": f"gc_session={token}"}, max_size=2**22
+            url,
+            additional_headers={"Cookie": f"gc_session={token}"},
+            max_size=2**22,
+            compression=None,
         )
         await self.ws.recv()  # welcome
 
-    async def play(self, stop: asyncio.Event) -> None:
-        await self.ws.send(json.dumps({"t": "sub", "game": self.game}))
+    async def send(self, message: dict[str, Any]) -> None:
+        # Text frames, as a browser sends them.
+        await self.ws.send(orjson.dumps(message).decode())
+
+    async def subscribe(self) -> None:
+        self.v = None
+        await self.send({"t": "sub", "game": self.game})
+
+    async def play(self) -> None:
+        """Play until the socket is closed."""
+        await self.subscribe()
         moved_at_ply = -1
         rematch_sent = ""
-        while not stop.is_set():
-            try:
-                text = await asyncio.wait_for(self.ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
-            message = json.loads(text)
+        stats = self.stats
+        async for text in self.ws:
+            message = orjson.loads(text)
             kind = message["t"]
             if kind == "ack":
                 sent = self.sent.pop(message["id"], None)
-                if sent is not None and self.stats.measuring:
-                    self.stats.rtts.append(time.perf_counter() - sent)
-                    self.stats.moves += 1
-            elif kind == "error":
-                self.stats.errors += 1
-            elif kind == "state" and message["game"] == self.game:
+                if sent is not None and stats.measuring:
+                    stats.rtts.append(time.perf_counter() - sent)
+                    stats.moves += 1
+                continue
+            if kind == "error":
+                stats.errors += 1
+                continue
+            if message.get("game") != self.game:
+                continue
+            if kind == "delta":
+                if self.v is None or message["v"] <= self.v:
+                    continue  # waiting for the full state, or older than it
+                if message["v"] != self.v + 1 or message["ply"] != self.plies:
+                    stats.resyncs += 1
+                    await self.send({"t": "sub", "game": self.game, "v": self.v})
+                    self.v = None
+                    continue
+                self.v = message["v"]
+                self.plies += len(message["plies"])
+                self.turn = message["turn"]
+                self.dests = message["dests"]
+            elif kind == "state":
+                if self.v is not None and message["v"] <= self.v:
+                    continue
                 if message["status"] != "started":
                     if message["rematch"]:
                         self.game = message["rematch"]
                         moved_at_ply = -1
-                        await self.ws.send(json.dumps({"t": "sub", "game": self.game}))
+                        await self.subscribe()
                     elif rematch_sent != self.game:
                         rematch_sent = self.game
                         if message["you"] == "x":
-                            self.stats.games_finished += 1
-                        await self.ws.send(json.dumps({"t": "rematch", "game": self.game}))
+                            stats.games_finished += 1
+                        await self.send({"t": "rematch", "game": self.game})
                     continue
-                ply = len(message["moves"])
-                if message["turn"] == message["you"] and ply != moved_at_ply:
-                    moved_at_ply = ply
-                    if self.think_ms:
-                        await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think_ms / 1000)
-                    move = self.pick(message["dests"])
-                    self.next_id += 1
-                    self.sent[self.next_id] = time.perf_counter()
-                    await self.ws.send(
-                        json.dumps(
-                            {
-                                "t": "move",
-                                "game": self.game,
-                                "move": move,
-                                "ply": ply,
-                                "id": self.next_id,
-                            }
-                        )
-                    )
+                self.v = message["v"]
+                self.plies = len(message["moves"])
+                self.turn = message["turn"]
+                self.you = message["you"]
+                self.dests = message["dests"]
+            else:
+                continue
+            ply = self.plies
+            if self.turn == self.you and ply != moved_at_ply and self.dests:
+                moved_at_ply = ply
+                if self.think_ms:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think_ms / 1000)
+                move = self.pick(self.dests)
+                self.next_id += 1
+                self.sent[self.next_id] = time.perf_counter()
+                await self.send(
+                    {"t": "move", "game": self.game, "move": move, "ply": ply, "id": self.next_id}
+                )
 
     def pick(self, dests: dict[str, dict[str, list[str]]]) -> str:
         src = self.rng.choice(sorted(dests))
@@ -141,31 +189,65 @@ class Player:
         await self.http.aclose()
 
 
-async def run_level(base: str, games: int, seconds: float, think_ms: float) -> dict[str, Any]:
+def loop_factory() -> Any:
+    """uvloop's event loop when it is installed (it is with ``uvicorn[standard]``), as the
+    server uses: the load client shares the server's cores, so it should be light."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux ``/proc``; NaN elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def pair_up(base: str, stats: Stats, think_ms: float) -> list[Player]:
+    """Two guests and a game between them, by a link invitation."""
+    host, guest = Player(base, stats, think_ms), Player(base, stats, think_ms)
+    await host.start()
+    await guest.start()
+    invitation = await host.post("/api/invitations", {"to": None, "color": "x"})
+    game = (await guest.post(f"/api/invitations/{invitation['invitation']['id']}/accept"))["game"]
+    host.game = guest.game = game
+    return [host, guest]
+
+
+async def run_level(
+    base: str, games: int, seconds: float, think_ms: float, server_pid: int
+) -> dict[str, Any]:
     stats = Stats()
     players: list[Player] = []
-    for _ in range(games):
-        host, guest = Player(base, stats, think_ms), Player(base, stats, think_ms)
-        await host.start()
-        await guest.start()
-        invitation = await host.post("/api/invitations", {"to": None, "color": "x"})
-        game = (await guest.post(f"/api/invitations/{invitation['invitation']['id']}/accept"))[
-            "game"
-        ]
-        host.game = guest.game = game
-        players += [host, guest]
+    for first in range(0, games, 25):
+        for pair in await asyncio.gather(
+            *(pair_up(base, stats, think_ms) for _ in range(first, min(games, first + 25)))
+        ):
+            players += pair
     await asyncio.gather(*(p.connect() for p in players))
-    stop = asyncio.Event()
-    tasks = [asyncio.create_task(p.play(stop)) for p in players]
+    # The set-up's objects live until the end: keep this client's own garbage
+    # collections short, so that they do not show up in the round trips.
+    gc.collect()
+    gc.freeze()
+    tasks = [asyncio.create_task(p.play()) for p in players]
     await asyncio.sleep(min(3.0, seconds / 3))  # warm-up, not measured
     stats.measuring = True
     started = time.perf_counter()
+    server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
-    stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    server_cpu = cpu_seconds(server_pid) - server_cpu
+    client_cpu = time.process_time() - client_cpu
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    gc.unfreeze()
     rtts = sorted(stats.rtts)
 
     def pct(q: float) -> float:
@@ -178,7 +260,12 @@ async def run_level(base: str, games: int, seconds: float, think_ms: float) -> d
         "p99_ms": pct(0.99),
         "mean_ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
         "errors": stats.errors,
+        "resyncs": stats.resyncs,
         "games_finished": stats.games_finished,
+        # Share of one core used while measuring, by the server and by this client.
+        "server_cpu": server_cpu / elapsed,
+        "client_cpu": client_cpu / elapsed,
+        "server_cpu_ms_per_move": 1000 * server_cpu / stats.moves if stats.moves else float("nan"),
     }
 
 
@@ -223,12 +310,22 @@ def main() -> int:
                 f"server: {database}; think time {args.think_ms:.0f} ms; "
                 f"{args.seconds:.0f} s measured per level"
             )
-            print(f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+            print(
+                f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
+                f" {'resyncs':>8} {'server':>7} {'client':>7} {'ms/move':>8} {'load':>5}"
+            )
             for games in args.games:
-                result = asyncio.run(run_level(base, games, args.seconds, args.think_ms))
+                load = os.getloadavg()[0]
+                with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                    result = runner.run(
+                        run_level(base, games, args.seconds, args.think_ms, server.pid)
+                    )
                 print(
                     f"{result['games']:>6} {result['moves_per_s']:>9.0f} "
-                    f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}",
+                    f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}"
+                    f" {result['resyncs']:>8} {result['server_cpu']:>7.0%}"
+                    f" {result['client_cpu']:>7.0%} {result['server_cpu_ms_per_move']:>8.2f}"
+                    f" {load:>5.1f}",
                     flush=True,
                 )
         finally:

@@ -4,10 +4,13 @@
 2. Two people play each other through an invitation link and see each other's moves.
 3. A third person watches live: moves and the spectator count.
 4. The server is killed mid-game and started again: the same pages carry on.
+5. A spectator's page that misses a move's delta resyncs by itself.
+6. The page's own rule for applying a delta (socket.js), on made-up messages.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -182,3 +185,93 @@ def test_the_game_goes_on_after_the_server_is_killed(own_club, new_page, ui):
     ui.wait_moves(page, 6, timeout_ms=60_000)
     assert page.evaluate("window.__samePage") is True, "the page was reloaded"
     expect(page.locator("#result-banner")).to_be_hidden()
+
+
+def test_a_missed_delta_is_repaired_by_a_resync(club, new_page, ui):
+    ann, bob, game = start_friend_game(club, new_page)
+    carl = new_page(club.url)
+    # Carl's socket goes through a relay that loses the first move's delta.
+    sent: list[dict] = []
+    dropped: list[dict] = []
+
+    def relay(ws) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message) -> None:
+            sent.append(json.loads(message))
+            server.send(message)
+
+        def to_page(message) -> None:
+            data = json.loads(message)
+            if data.get("t") == "delta" and not dropped:
+                dropped.append(data)
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    carl.route_web_socket(re.compile(r"/ws$"), relay)
+    carl.goto(f"/game/{game}")
+    expect(carl.locator(".board .sq")).to_have_count(49)
+    expect(carl.locator("#game-notice")).to_contain_text("You are watching")
+    ui.play_one_move(ann)
+    for _ in range(100):  # the relay's handlers run while Playwright waits
+        if dropped:
+            break
+        carl.wait_for_timeout(50)
+    assert len(dropped) == 1 and dropped[0]["ply"] == 0
+    assert ui.move_count(carl) == 0  # the move never reached the page
+    square = ui.play_one_move(bob)
+    # The next delta does not follow: the page asks for the full state and shows both moves.
+    ui.wait_moves(carl, 2)
+    expect(carl.locator(f'[data-square="{square}"]')).to_have_class(re.compile(r"\blast-to\b"))
+    resyncs = [m for m in sent if m.get("t") == "sub" and m.get("v")]
+    assert resyncs and resyncs[-1]["game"] == game and resyncs[-1]["v"] == dropped[0]["v"] - 1
+    # Later moves arrive as deltas again and are drawn.
+    ui.play_one_move(ann)
+    ui.wait_moves(carl, 3)
+    assert ui.move_count(carl) == ui.move_count(ann) == ui.move_count(bob) == 3
+
+
+def test_the_page_applies_deltas_by_the_protocol(club, new_page):
+    page = new_page(club.url)
+    page.goto("/")
+    result = page.evaluate(
+        """async () => {
+        const { applyDelta, cellsOfFen } = await import("/static/socket.js");
+        const state = {
+          t: "state", game: "g1", v: 7, hotseat: true, you: "x", turn: "x", status: "started",
+          moves: ["f2"], fen: "x5o/7/2-1-2/7/2-1-2/5x1/o5x o 0 1",
+          cells: cellsOfFen("x5o/7/2-1-2/7/2-1-2/5x1/o5x o 0 1"),
+          counts: {x: 3, o: 2}, dests: {}, last: null, clocks: null, draw_offer: "o",
+          takeback_offer: null, abortable: true, claim_at: null, players: {}, spectators: 1,
+        };
+        const delta = {
+          t: "delta", game: "g1", v: 8, ply: 1,
+          plies: [{move: "a1b2", by: "o", flipped: ["a2"], auto: false},
+                  {move: "0000", by: "x", flipped: [], auto: true}],
+          fen: "x5o/7/2-1-2/7/2-1-2/oo3x1/1o4x o 0 2", turn: "o", counts: {x: 2, o: 4},
+          dests: {b2: {clone: ["c2"], jump: []}}, clocks: null, draw_offer: null,
+          takeback_offer: null, abortable: false, claim_at: null,
+        };
+        const next = applyDelta(state, delta);
+        return {
+          next,
+          gap: applyDelta(state, {...delta, v: 9}),
+          misaligned: applyDelta(state, {...delta, ply: 2}),
+          unchanged: state.moves.length,
+        };
+      }"""
+    )
+    after = result["next"]
+    assert after["v"] == 8 and after["moves"] == ["f2", "a1b2", "0000"]
+    assert after["last"] == {"move": "0000", "by": "x", "flipped": [], "auto": True}
+    assert after["cells"] == ["x.....o", ".......", "..#.#..", ".......", "..#.#..",
+                              "oo...x.", ".o....x"]
+    assert after["turn"] == "o" and after["you"] == "o"  # the hot seat follows the turn
+    assert after["draw_offer"] is None and after["abortable"] is False
+    assert after["dests"] == {"b2": {"clone": ["c2"], "jump": []}}
+    assert after["spectators"] == 1 and after["status"] == "started"
+    assert result["gap"] is None and result["misaligned"] is None
+    assert result["unchanged"] == 1  # the state held is not changed in place

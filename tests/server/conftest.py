@@ -98,6 +98,58 @@ def first_move_fixture() -> Callable[[dict[str, Any]], str]:
     return first_move
 
 
+#: Fields of a ``delta`` that replace the state's field of the same name.
+DELTA_FIELDS = (
+    "fen",
+    "turn",
+    "counts",
+    "dests",
+    "clocks",
+    "draw_offer",
+    "takeback_offer",
+    "abortable",
+    "claim_at",
+)
+
+
+def cells_of_fen(fen: str) -> list[str]:
+    """The ``cells`` rows of a FEN's board field (written here, not taken from the server)."""
+    rows = []
+    for rank in fen.split(" ", 1)[0].split("/"):
+        row = ""
+        for char in rank:
+            row += "." * int(char) if char.isdigit() else "#" if char == "-" else char
+        rows.append(row)
+    return rows
+
+
+def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
+    """The state after ``delta``, built the way the browser builds it (docs/protocol.md).
+
+    ``None`` when the delta does not follow ``state`` (a version gap, or moves
+    that do not line up): a client then resyncs with ``sub``.
+    """
+    if delta["game"] != state["game"] or delta["v"] != state["v"] + 1:
+        return None
+    if delta["ply"] != len(state["moves"]) or not delta["plies"]:
+        return None
+    new = dict(state)
+    new["v"] = delta["v"]
+    new["moves"] = state["moves"] + [ply["move"] for ply in delta["plies"]]
+    new["last"] = delta["plies"][-1]
+    for name in DELTA_FIELDS:
+        new[name] = delta[name]
+    new["cells"] = cells_of_fen(delta["fen"])
+    if state["hotseat"] and state["you"] is not None:
+        new["you"] = delta["turn"]
+    return new
+
+
+@pytest.fixture(name="apply_delta")
+def apply_delta_fixture() -> Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]:
+    return apply_delta
+
+
 class Browser:
     """One person's browser: its own cookies, the CSRF token, helpers for the API."""
 
@@ -145,15 +197,27 @@ class Browser:
 
 
 class Socket:
-    """A WebSocket test session with timeouts, so a missing message fails instead of hanging."""
+    """A WebSocket test session with timeouts, so a missing message fails instead of hanging.
+
+    Like the browser, it keeps the last state of each game it follows and
+    applies every ``delta`` to it: :meth:`expect` offers a predicate each
+    message as it came and, after a delta, the full state rebuilt from it
+    (a ``state`` message). A delta that does not follow the state held is
+    recorded in ``gaps`` (and never turned into a state).
+    """
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self.closed = False
+        self.states: dict[str, dict[str, Any]] = {}
+        self.awaiting_sub: set[str] = set()
+        self.gaps: list[dict[str, Any]] = []
         self.welcome = self.receive()
         assert self.welcome["t"] == "welcome", self.welcome
 
     def send(self, message: dict[str, Any]) -> None:
+        if message.get("t") == "sub" and isinstance(message.get("game"), str):
+            self.awaiting_sub.add(message["game"])
         self.session.send_json(message)
 
     def send_text(self, text: str) -> None:
@@ -173,14 +237,56 @@ class Socket:
         data: dict[str, Any] = json.loads(text if text is not None else message["bytes"])
         return data
 
+    def follow(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Keep the state of ``message``'s game; after a delta, the state rebuilt from it."""
+        game = message.get("game")
+        if message["t"] == "state":
+            held = self.states.get(game)  # type: ignore[arg-type]
+            # Like the browser: the answer to a sub is always taken, a broadcast if newer.
+            if game in self.awaiting_sub or held is None or message["v"] > held["v"]:
+                self.awaiting_sub.discard(game)  # type: ignore[arg-type]
+                self.states[game] = message  # type: ignore[index]
+            return None
+        if message["t"] == "presence" and game in self.states:
+            # Folded into the state held, as the browser does.
+            held = self.states[game]  # type: ignore[index]
+            players = {
+                color: {**player, "online": message["online"][color]}
+                for color, player in held["players"].items()
+            }
+            self.states[game] = {  # type: ignore[index]
+                **held,
+                "spectators": message["spectators"],
+                "claim_at": message["claim_at"],
+                "players": players,
+            }
+            return None
+        if message["t"] != "delta":
+            return None
+        held = self.states.get(game)  # type: ignore[arg-type]
+        if held is None or game in self.awaiting_sub or message["v"] <= held["v"]:
+            return None  # not followed yet, or older than the state held
+        state = apply_delta(held, message)
+        if state is None:
+            self.gaps.append(message)
+            return None
+        self.states[game] = state  # type: ignore[index]
+        return state
+
     def expect(
         self, predicate: Callable[[dict[str, Any]], bool], limit: int = 200, timeout: float = 10.0
     ) -> dict[str, Any]:
-        """Read messages until one satisfies ``predicate``; an unexpected error fails."""
+        """Read messages until one satisfies ``predicate``; an unexpected error fails.
+
+        After a ``delta``, the state it leads to is offered to ``predicate`` too.
+        """
         for _ in range(limit):
             message = self.receive(timeout)
+            rebuilt = self.follow(message)
             if predicate(message):
                 return message
+            if rebuilt is not None and predicate(rebuilt):
+                return rebuilt
             assert message["t"] != "error", f"unexpected error: {message}"
         raise AssertionError("expected message did not come")
 

@@ -106,8 +106,12 @@ class Server:
 
 
 class Player:
-    def __init__(self, port: int) -> None:
+    """A real client over a real socket; it follows a game's deltas as the browser does."""
+
+    def __init__(self, port: int, apply_delta: Any) -> None:
         self.port = port
+        self.apply_delta = apply_delta
+        self.state: dict[str, Any] | None = None
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{port}")
         me = self.http.get("/api/me").json()
         self.csrf = me["csrf"]
@@ -131,17 +135,23 @@ class Player:
     def expect(self, predicate: Any) -> dict[str, Any]:
         for _ in range(100):
             message: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+            if message["t"] == "state":
+                self.state = message
+            elif message["t"] == "delta" and self.state is not None:
+                rebuilt = self.apply_delta(self.state, message)
+                assert rebuilt is not None, f"a delta that does not follow: {message}"
+                self.state = message = rebuilt
             if predicate(message):
                 return message
         raise AssertionError("message not received")
 
 
 @pytest.mark.slow
-def test_kill_9_mid_game_then_restart(database_url: str, tmp_path: Any):
+def test_kill_9_mid_game_then_restart(database_url: str, tmp_path: Any, apply_delta: Any):
     port = free_port()
     server = Server(database_url, port, tmp_path)
     try:
-        ann, bob = Player(port), Player(port)
+        ann, bob = Player(port, apply_delta), Player(port, apply_delta)
         invitation = ann.post(
             "/api/invitations", {"color": "x", "clock": {"base": 120, "increment": 0}}
         )

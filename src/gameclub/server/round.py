@@ -107,13 +107,59 @@ def reason_of(termination: Termination) -> str:
     return termination.name.lower().replace("_", "-")
 
 
+def fen_of(board: Board) -> str:
+    """``board.fen()``, written a row at a time from a cache: this runs for every move.
+
+    A row's text depends only on its pieces and blocks (eight bits each) and
+    the board's width, and a game meets few distinct rows, so almost every row
+    is a dictionary hit instead of a walk over its squares.
+    """
+    x, o, blocks, width = board.pieces(Color.X), board.pieces(Color.O), board.blocks, board.width
+    rows = _FEN_ROWS
+    parts = []
+    for shift in range(8 * (board.height - 1), -8, -8):
+        key = (x >> shift & 0xFF) | (o >> shift & 0xFF) << 8 | (blocks >> shift & 0xFF) << 16
+        key |= width << 24
+        row = rows.get(key)
+        if row is None:
+            row = _fen_row(key)
+        parts.append(row)
+    return f"{'/'.join(parts)} {board.turn.char} {board.halfmove_clock} {board.fullmove_number}"
+
+
+#: FEN rows by (x bits, o bits, block bits, width) packed in one int (bounded below).
+_FEN_ROWS: dict[int, str] = {}
+
+
+def _fen_row(key: int) -> str:
+    if len(_FEN_ROWS) > 1 << 16:
+        _FEN_ROWS.clear()
+    x, o, blocks, width = key & 0xFF, key >> 8 & 0xFF, key >> 16 & 0xFF, key >> 24
+    row = []
+    run = 0
+    for file in range(width):
+        bit = 1 << file
+        char = "x" if x & bit else "o" if o & bit else "-" if blocks & bit else ""
+        if not char:
+            run += 1
+            continue
+        if run:
+            row.append(str(run))
+            run = 0
+        row.append(char)
+    if run:
+        row.append(str(run))
+    text = _FEN_ROWS[key] = "".join(row)
+    return text
+
+
 def cells_of(board: Board, fen: str | None = None) -> list[str]:
     """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``.
 
     Read off the FEN's board field (digits are runs of empty squares), which
     str.translate expands in C: this runs for every state sent.
     """
-    placement = (fen or board.fen()).split(" ", 1)[0]
+    placement = (fen or fen_of(board)).split(" ", 1)[0]
     return placement.translate(_FEN_TO_CELLS).split("/")
 
 
@@ -139,25 +185,44 @@ def last_of(board: Board, autos: list[bool]) -> dict[str, Any] | None:
 def dests_of(board: Board) -> dict[str, dict[str, tuple[str, ...]]]:
     """Clone and jump destinations of each piece of the side to move (for hints).
 
-    Empty when the side to move must pass. Called for every state sent, so the
-    square names of a destination set come from a cache.
+    Empty when the side to move must pass. Computed for every move, so it
+    walks the bitboards itself and takes the square names of each set from a
+    cache of names by bitboard. A piece's jump ring (up to 16 squares) is
+    looked up as its two halves, so that every key comes from a small family
+    (at most 256 per square and half) and the cache stays warm.
     """
     dests: dict[str, dict[str, tuple[str, ...]]] = {}
-    names = _NAMES
+    cache = _NAMES
+    names = _SQUARE_NAMES
+    low_half = _JUMPS_LOW
     empty = board.empty
-    for sq in iter_squares(board.pieces(board.turn)):
+    pieces = board.pieces(board.turn)
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        sq = low.bit_length() - 1
         clones, jumps = SINGLES[sq] & empty, DOUBLES[sq] & empty
         if clones or jumps:
-            clone_names = names.get(clones)
+            clone_names = cache.get(clones)
             if clone_names is None:
                 clone_names = _names(clones)
-            jump_names = names.get(jumps)
-            if jump_names is None:
-                jump_names = _names(jumps)
-            dests[square_name(sq)] = {"clone": clone_names, "jump": jump_names}
+            jumps_low = jumps & low_half[sq]
+            first = cache.get(jumps_low)
+            if first is None:
+                first = _names(jumps_low)
+            second = cache.get(jumps ^ jumps_low)
+            if second is None:
+                second = _names(jumps ^ jumps_low)
+            dests[names[sq]] = {"clone": clone_names, "jump": first + second}
     return dests
 
 
+#: Square names by square number.
+_SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(64))
+#: The lower half (eight lowest squares) of each square's jump ring.
+_JUMPS_LOW: tuple[int, ...] = tuple(
+    sum(1 << ring_sq for ring_sq in sorted(iter_squares(DOUBLES[sq]))[:8]) for sq in range(64)
+)
 #: Square names of destination sets already seen (bounded below).
 _NAMES: dict[int, tuple[str, ...]] = {}
 
@@ -165,7 +230,7 @@ _NAMES: dict[int, tuple[str, ...]] = {}
 def _names(bb: int) -> tuple[str, ...]:
     if len(_NAMES) > 1 << 16:
         _NAMES.clear()
-    names = _NAMES[bb] = tuple(square_name(sq) for sq in iter_squares(bb))
+    names = _NAMES[bb] = tuple(_SQUARE_NAMES[sq] for sq in iter_squares(bb))
     return names
 
 
@@ -328,7 +393,7 @@ class Round:
         """The full state message (without the per-connection ``you``)."""
         now = now_ms() if now is None else now
         board = self.board
-        fen = board.fen()
+        fen = fen_of(board)
         return {
             "t": "state",
             "game": self.id,
@@ -424,6 +489,46 @@ class Round:
         for sub, color in list(self.subscribers.items()):
             sub.send_text(self._frame(base, color))
 
+    def delta_json(
+        self, ply: int, plies: list[dict[str, Any]], now: int | None = None
+    ) -> dict[str, Any]:
+        """The ``delta`` message of a move: what changed since the previous version.
+
+        ``plies`` are the moves played from index ``ply`` on (the player's
+        move, then any forced passes), each in the form of ``last``. Every
+        other field is the new value of the state field of the same name;
+        the fields a move cannot change are left out.
+        """
+        now = now_ms() if now is None else now
+        board = self.board
+        clock = self.clock
+        return {
+            "t": "delta",
+            "game": self.id,
+            "v": self.version,
+            "ply": ply,
+            "plies": plies,
+            "fen": fen_of(board),
+            "turn": board.turn.char,
+            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+            "dests": dests_of(board),
+            "clocks": clock.to_json(now) if clock is not None else None,
+            "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
+            "takeback_offer": (
+                self.takeback_offer.char if self.takeback_offer is not None else None
+            ),
+            "abortable": self.abortable,
+            "claim_at": self.claim_at(),
+        }
+
+    def broadcast_delta(self, ply: int, plies: list[dict[str, Any]]) -> None:
+        """Send a move's ``delta``: encoded once, the same text to every subscriber."""
+        if not self.subscribers:
+            return
+        text = jsontext.dumps(self.delta_json(ply, plies))
+        for sub in list(self.subscribers):
+            sub.send_text(text)
+
     # -- persistence ------------------------------------------------------------------------
 
     def _fields(self) -> dict[str, Any]:
@@ -446,6 +551,21 @@ class Round:
             ),
             "rematch_id": self.rematch_id,
             "ended_at": self.ended_at,
+        }
+
+    def _move_fields(self) -> dict[str, Any]:
+        """The game row's fields that a move changes (while the game goes on)."""
+        clock = self.clock
+        return {
+            "plies": len(self.moves),
+            "version": self.version,
+            "x_ms": clock.remaining[Color.X] if clock else None,
+            "o_ms": clock.remaining[Color.O] if clock else None,
+            "turn_started_at": clock.started_at if clock and clock.running is not None else None,
+            "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
+            "takeback_offer": (
+                self.takeback_offer.char if self.takeback_offer is not None else None
+            ),
         }
 
     _SNAPSHOT = (
@@ -471,11 +591,15 @@ class Round:
         *,
         delete_from: int | None = None,
         rollback: Callable[[], None] | None = None,
+        plies: list[dict[str, Any]] | None = None,
     ) -> None:
         """Apply ``mutate`` (which returns the new move rows), store it, or undo it all.
 
         ``delete_from``: the stored moves from this ply on are deleted (a
         takeback); ``rollback`` puts back what ``mutate`` took away.
+        ``plies``: filled by ``mutate`` with the moves it played (see
+        :meth:`delta_json`); when given and the game goes on, subscribers get
+        a ``delta`` instead of the full state.
         """
         saved = {name: getattr(self, name) for name in self._SNAPSHOT}
         saved_plies = len(self.moves)
@@ -495,10 +619,12 @@ class Round:
                 if x_id is not None and o_id is not None:
                     x_score = 0.5 if self.winner is None else float(self.winner is Color.X)
                     rate = (x_id, o_id, x_score)
+            # A move of a game that goes on changes only some of the row's fields.
+            fields = self._move_fields() if plies and self.live else self._fields()
             change = await store.save_progress(
                 self.hub.db,
                 self.id,
-                self._fields(),
+                fields,
                 rows,
                 rate=rate,
                 now=now,
@@ -527,7 +653,12 @@ class Round:
                 Color.X: _with_rating(self.seats[Color.X], change.x),
                 Color.O: _with_rating(self.seats[Color.O], change.o),
             }
-        self.broadcast()
+        if plies and self.live:
+            self.broadcast_delta(saved_plies, plies)
+        else:
+            # Anything but a move (an offer, a takeback, the end of the game and
+            # the ratings it changes) is rare: a full state says it all.
+            self.broadcast()
         self._arm_flag_timer()
         self._maybe_ai()
         if was_live and not self.live:
@@ -595,23 +726,28 @@ class Round:
         self.takeback_offer = None
         return []
 
-    def _push(self, move: Move, color: Color, now: int, *, auto: bool) -> dict[str, Any]:
+    def _push(
+        self, move: Move, color: Color, now: int, plies: list[dict[str, Any]], *, auto: bool
+    ) -> dict[str, Any]:
+        """Push one move; it becomes ``last`` and is added to ``plies``; returns its row."""
         board = self.board
         before = board.pieces(color.other)
         board.push(move)
-        self.moves.append(move.uci())
+        uci = move.uci()
+        self.moves.append(uci)
         self.autos.append(auto)
         flipped = before & board.pieces(color)
-        self.last = {
-            "move": move.uci(),
+        self.last = last = {
+            "move": uci,
             "by": color.char,
             "flipped": [square_name(sq) for sq in iter_squares(flipped)],
             "auto": auto,
         }
+        plies.append(last)
         clock = self.clock
         return {
             "ply": len(self.moves) - 1,
-            "uci": move.uci(),
+            "uci": uci,
             "color": color.char,
             "auto": auto,
             "x_ms": clock.time_left(Color.X, now) if clock else None,
@@ -619,18 +755,21 @@ class Round:
             "played_at": now,
         }
 
-    def _apply(self, color: Color, move: Move, now: int) -> list[dict[str, Any]]:
+    def _apply(
+        self, color: Color, move: Move, now: int, plies: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Play ``move`` and the forced passes after it; ``plies`` gets each one's ``last``."""
         clock = self.clock
         if clock is not None:
             clock.moved(color, now, charge=clock.running is color)
-        rows = [self._push(move, color, now, auto=False)]
+        rows = [self._push(move, color, now, plies, auto=False)]
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
         self.takeback_offer = None  # a move answers (declines) any takeback request
         board = self.board
         # Forced passes are played by the server at once; they cost no time.
         while board.legal_moves == [Move.PASS]:
-            rows.append(self._push(Move.PASS, board.turn, now, auto=True))
+            rows.append(self._push(Move.PASS, board.turn, now, plies, auto=True))
         outcome = board.outcome()
         if outcome is not None:
             self._finish(now, outcome.winner, reason_of(outcome.termination))
@@ -683,7 +822,8 @@ class Round:
                 except IllegalMoveError as exc:
                     raise ClubError("illegal-move", str(exc)) from None
                 raise ClubError("illegal-move", f"{move.uci()} is not legal here")
-            await self._commit(now, lambda: self._apply(color, move, now))
+            plies: list[dict[str, Any]] = []
+            await self._commit(now, lambda: self._apply(color, move, now, plies), plies=plies)
             return self.version
 
     def _mover_at(self, ply: int) -> Color:

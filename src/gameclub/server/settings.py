@@ -52,6 +52,9 @@ class Settings:
     max_seeks_per_user: int = 3
     #: Directory of the static front end; ``None`` = the ``gameclub/web`` package folder.
     web_dir: Path | None = None
+    #: Tune the process's garbage collector for serving (``serve()`` sets it; see
+    #: :func:`gameclub.server.app.tune_gc`). Off for apps built in another process (tests).
+    tune_gc: bool = False
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import defaultdict
@@ -226,7 +225,7 @@ async def _read_loop(conn: Connection) -> None:
 
 async def handle_text(conn: Connection, text: str) -> None:
     try:
-        data = json.loads(text)
+        data = jsontext.loads(text)
     except ValueError:
         conn.send({"t": "error", "code": "bad-json", "message": "the message is not valid JSON"})
         return

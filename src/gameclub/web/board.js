@@ -117,8 +117,10 @@ export class Board {
    * @param {boolean} [pos.canPlay]  the viewer may move now
    * @param {object} [pos.last]  {move, flipped}
    * @param {boolean} [pos.animate]  animate the flips of ``last``
+   * @param {string[]} [pos.flips]  the squares to animate instead of ``last``'s flips
+   *   (a move followed by forced passes)
    */
-  update({ cells, dests = {}, canPlay = false, last = null, animate = false }) {
+  update({ cells, dests = {}, canPlay = false, last = null, animate = false, flips = null }) {
     const changed = JSON.stringify(cells) !== JSON.stringify(this.cells);
     this.cells = cells;
     this.dests = dests || {};
@@ -126,7 +128,7 @@ export class Board {
     this.last = last;
     if (changed || !canPlay) this.selected = null;
     if (this.selected && !this.dests[this.selected]) this.selected = null;
-    const flipped = new Set(animate && last ? last.flipped || [] : []);
+    const flipped = new Set(!animate ? [] : flips || (last && last.flipped) || []);
     const { from, to } = moveSquares(last && last.move);
     for (let row = 0; row < this.height; row++) {
       const line = cells[row] || "";

@@ -3,8 +3,15 @@
 // * Reconnects by itself with a back-off (0.5 s, 1 s, 2 s, ... up to 10 s),
 //   then sends `sub` again for every game it follows (and `lobby` if it was
 //   watching the lobby): the server answers each with a full `state`.
-// * Keeps the version `v` of every game it follows and drops a broadcast
-//   `state` that is not newer; the answer to its own `sub` is always taken.
+// * Keeps the version `v` and the last state of every game it follows, and
+//   drops a broadcast `state` that is not newer; the answer to its own `sub`
+//   is always taken.
+// * After a move the server sends a small `delta` (version v + 1): it is
+//   applied to the state held and listeners get the new full state as a
+//   `state` event (`fromDelta: true`). A delta that does not follow the state
+//   held (a version gap) asks for a resync: `sub` with the version held, which
+//   the server answers with a full state. `presence` updates are folded into
+//   the state held too, so that a state rebuilt later still shows them.
 // * `request(msg)` gives the message an id and resolves with the server's
 //   `ack` (or rejects with its `error`).
 // * A move sent but not acknowledged when the socket closed is sent again
@@ -13,6 +20,33 @@
 // * A ping every 20 s; a socket silent for 45 s is treated as dead.
 
 import { loadMe } from "./api.js";
+
+/** Fields of a `delta` that replace the state's field of the same name. */
+const DELTA_FIELDS = ["fen", "turn", "counts", "dests", "clocks", "draw_offer", "takeback_offer",
+  "abortable", "claim_at"];
+
+/** The `cells` rows (top row first) of a FEN's board field: digits are runs of empty squares. */
+export function cellsOfFen(fen) {
+  return fen.split(" ", 1)[0].split("/").map((rank) =>
+    rank.replace(/[0-9]/g, (n) => ".".repeat(Number(n))).replace(/-/g, "#"));
+}
+
+/**
+ * The state after ``delta`` (docs/protocol.md), or null when the delta does not
+ * follow ``state`` (another version or another move count): then resync.
+ */
+export function applyDelta(state, delta) {
+  if (!state || delta.v !== state.v + 1 || delta.ply !== state.moves.length ||
+      !Array.isArray(delta.plies) || delta.plies.length === 0) return null;
+  const next = { ...state, v: delta.v, fromDelta: true, plies: delta.plies };
+  for (const name of DELTA_FIELDS) next[name] = delta[name];
+  next.moves = state.moves.concat(delta.plies.map((p) => p.move));
+  next.last = delta.plies[delta.plies.length - 1];
+  next.cells = cellsOfFen(delta.fen);
+  // On the hot seat the player acts for the side to move.
+  if (state.hotseat && state.you) next.you = delta.turn;
+  return next;
+}
 
 const PING_EVERY_MS = 20000;
 const SILENT_LIMIT_MS = 45000;
@@ -32,7 +66,7 @@ class ClubSocket {
     this.attempt = 0;
     this.nextId = 1;
     this.listeners = new Map(); // type -> Set(fn)
-    this.games = new Map(); // game id -> {v, awaitingSub}
+    this.games = new Map(); // game id -> {v, awaitingSub, state}
     this.lobby = false;
     this.requests = new Map(); // id -> {resolve, reject, msg}
     this.moves = new Map(); // game id -> {msg, resolve, reject}: moves waiting for their ack
@@ -192,7 +226,7 @@ class ClubSocket {
 
   /** Follow a game: a full state now, then every change. */
   sub(game) {
-    const info = this.games.get(game) || { v: 0, awaitingSub: true };
+    const info = this.games.get(game) || { v: 0, awaitingSub: true, state: null };
     info.awaitingSub = true;
     this.games.set(game, info);
     this.sendRaw({ t: "sub", game });
@@ -246,13 +280,48 @@ class ClubSocket {
         if (!info.awaitingSub && msg.v <= info.v) return; // stale broadcast
         info.awaitingSub = false;
         info.v = msg.v;
+        info.state = msg;
         this.afterState(msg);
+        break;
+      }
+      case "delta": {
+        const info = this.games.get(msg.game);
+        if (!info || info.awaitingSub || msg.v <= info.v) return; // left, resyncing, or stale
+        const next = applyDelta(info.state, msg);
+        if (!next) {
+          this.resyncGame(msg.game, info);
+          return;
+        }
+        info.v = next.v;
+        info.state = next;
+        this.afterState(next);
+        this.emit("state", next);
+        return;
+      }
+      case "presence": {
+        const info = this.games.get(msg.game);
+        const state = info && info.state;
+        if (state) {
+          state.spectators = msg.spectators;
+          state.claim_at = msg.claim_at;
+          const players = { ...state.players };
+          for (const c of ["x", "o"]) {
+            if (players[c] && msg.online && c in msg.online) players[c] = { ...players[c], online: msg.online[c] };
+          }
+          state.players = players;
+        }
         break;
       }
       default:
         break;
     }
     this.emit(msg.t, msg);
+  }
+
+  /** A version gap: ask for the full state again (``sub`` with the version held). */
+  resyncGame(game, info) {
+    info.awaitingSub = true;
+    this.sendRaw(info.v ? { t: "sub", game, v: info.v } : { t: "sub", game });
   }
 
   /** After a state: settle moves still waiting from before a reconnect. */

@@ -16,7 +16,7 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
-from gameclub.server.store.db import Database, Mergeable
+from gameclub.server.store.db import Database, Mergeable, Statements
 from gameclub.server.store.models import Game, MoveRow, RatingHistory, User
 
 FINISHED = "finished"
@@ -33,10 +33,15 @@ class RatingChange:
 
 
 async def insert_game(db: Database, fields: dict[str, Any]) -> None:
-    async def work(session: AsyncSession) -> None:
-        await session.execute(insert(Game).values(**fields))
+    """Store a new game (merged with other games' writes, like its moves)."""
+    await db.commit_soon(Mergeable("insert-game", fields, _insert_games))
 
-    await db.commit_soon(work)
+
+def _insert_games(rows: list[dict[str, Any]]) -> Statements:
+    by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        by_keys.setdefault(tuple(sorted(row)), []).append(row)
+    return [(_INSERT_GAME, same) for same in by_keys.values()]
 
 
 async def save_progress(
@@ -117,18 +122,17 @@ async def _save(
     return change
 
 
-async def _save_many(
-    session: AsyncSession, saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]]]]
-) -> None:
+def _save_many(saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]]]]) -> Statements:
     """Several games' new moves and states: one executemany per table and field set."""
+    statements: Statements = []
     move_rows = [{"game_id": game_id, **move} for game_id, _, moves in saves for move in moves]
     if move_rows:
-        await session.execute(_INSERT_MOVES, move_rows)
+        statements.append((_INSERT_MOVES, move_rows))
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for game_id, fields, _ in saves:
         by_keys.setdefault(tuple(sorted(fields)), []).append({"game_key": game_id, **fields})
-    for rows in by_keys.values():
-        await session.execute(_UPDATE_GAME, rows)
+    statements += [(_UPDATE_GAME, rows) for rows in by_keys.values()]
+    return statements
 
 
 # Core statements built once, with every value bound at execution: they are
@@ -137,6 +141,7 @@ async def _save_many(
 _MOVES_TABLE = cast(Table, MoveRow.__table__)
 _GAMES_TABLE = cast(Table, Game.__table__)
 _INSERT_MOVES = insert(_MOVES_TABLE)
+_INSERT_GAME = insert(_GAMES_TABLE)
 _UPDATE_GAME = update(_GAMES_TABLE).where(_GAMES_TABLE.c.id == bindparam("game_key"))
 
 

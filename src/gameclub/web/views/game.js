@@ -1,12 +1,14 @@
 // views/game.js — a live game, for its players and its spectators: /game/{id}.
 //
-// Everything drawn comes from the server's `state` and `presence` messages
-// (docs/protocol.md): board, legal destinations, counts, clocks, offers,
-// result. The page only asks: moves (with their ply, acknowledged by the
+// Everything drawn comes from the server's `state`, `delta` and `presence`
+// messages (docs/protocol.md): board, legal destinations, counts, clocks,
+// offers, result. socket.js applies each move's `delta` to the state it holds
+// and hands this view the new full state, so the view only ever draws whole
+// states. The page only asks: moves (with their ply, acknowledged by the
 // server), resign, draw offers, abort, claim and rematch. Clocks count down
 // locally between two states, from the times the server sent. When the
-// socket drops, socket.js reconnects and re-subscribes; the next `state`
-// replaces everything here, so the page recovers by itself.
+// socket drops (or a delta is missed), socket.js re-subscribes; the next
+// `state` replaces everything here, so the page recovers by itself.
 
 import { loadMe, post } from "../api.js";
 import { Board, moveSquares } from "../board.js";
@@ -159,7 +161,9 @@ export function gameView(main, { id }) {
       board = new Board({ width: state.width, height: state.height, onMove: play });
       mount(boardBox, board.el);
     }
-    board.update({ cells: state.cells, dests: state.dests, canPlay: canPlay(), last: state.last, animate });
+    // A delta's plies: the move and the forced passes after it; all their flips are animated.
+    const flips = animate && state.plies ? state.plies.flatMap((p) => p.flipped || []) : null;
+    board.update({ cells: state.cells, dests: state.dests, canPlay: canPlay(), last: state.last, animate, flips });
     boardBox.classList.toggle("my-turn", canPlay());
     moveInput.disabled = !canPlay();
     moveForm.hidden = !state.you || state.status !== "started";
