@@ -7,6 +7,7 @@ cannot be stored fails alone, the others land, and the writer goes on.
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -14,6 +15,27 @@ from sqlalchemy.exc import IntegrityError
 
 from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
+
+
+def run(coroutine: Any) -> None:
+    """Run ``coroutine`` on a fresh event loop in its own thread.
+
+    The browser tests' sync Playwright leaves an event loop running in the main
+    thread, where ``asyncio.run`` refuses to start.
+    """
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # re-raised in the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
 
 
 def game_fields(game_id: str) -> dict[str, Any]:
@@ -92,7 +114,7 @@ def test_merged_saves_land_and_a_bad_one_fails_alone(database_url: str):
         finally:
             await db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 @pytest.mark.parametrize("first", ["insert", "save"])
@@ -111,7 +133,7 @@ def test_merged_writes_of_both_kinds_in_one_batch(database_url: str, first: str)
         finally:
             await db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_writer_gets_a_new_connection_when_its_own_is_lost(database_url: str):
@@ -133,7 +155,7 @@ def test_the_writer_gets_a_new_connection_when_its_own_is_lost(database_url: str
         finally:
             await db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_sqlite_writes_reach_the_database_file_by_checkpoints(tmp_path: Any, monkeypatch: Any):
@@ -168,4 +190,4 @@ def test_sqlite_writes_reach_the_database_file_by_checkpoints(tmp_path: Any, mon
         finally:
             await db.close()
 
-    asyncio.run(scenario())
+    run(scenario())
