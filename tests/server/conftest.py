@@ -93,6 +93,17 @@ def first_move(state: dict[str, Any]) -> str:
     raise AssertionError("no move in dests")
 
 
+def invite_and_accept(host: Any, guest: Any, **fields: Any) -> str:
+    """``host`` invites by link (playing x), ``guest`` accepts: the new game's id."""
+    response = host.post("/api/invitations", {"to": None, "color": "x", **fields})
+    assert response.status_code == 201, response.text
+    invitation = response.json()["invitation"]
+    response = guest.post(f"/api/invitations/{invitation['id']}/accept")
+    assert response.status_code == 201, response.text
+    game: str = response.json()["game"]
+    return game
+
+
 @pytest.fixture(name="first_move")
 def first_move_fixture() -> Callable[[dict[str, Any]], str]:
     return first_move

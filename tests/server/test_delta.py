@@ -13,27 +13,10 @@ from typing import Any
 
 from gameclub.ataxx import Board
 
+from .conftest import first_move, invite_and_accept
+
 #: Fields that differ between two readings of the same version: clock times at "now".
 TIMED = ("clocks",)
-
-
-def invite_and_accept(host, guest, **fields: Any) -> str:
-    response = host.post("/api/invitations", {"to": None, "color": "x", **fields})
-    assert response.status_code == 201, response.text
-    invitation = response.json()["invitation"]
-    response = guest.post(f"/api/invitations/{invitation['id']}/accept")
-    assert response.status_code == 201, response.text
-    game: str = response.json()["game"]
-    return game
-
-
-def first_move(state: dict[str, Any]) -> str:
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move in dests")
 
 
 def same_state(rebuilt: dict[str, Any], full: dict[str, Any]) -> None:

@@ -11,29 +11,11 @@ import pytest
 from gameclub.ataxx import Board
 from gameclub.server.settings import Settings
 
+from .conftest import first_move, invite_and_accept
+
 
 def start_ai_game(browser, **fields: Any) -> str:
     response = browser.post("/api/games/ai", {"level": "random", **fields})
-    assert response.status_code == 201, response.text
-    game: str = response.json()["game"]
-    return game
-
-
-def first_move(state: dict[str, Any]) -> str:
-    """A legal move from the state's hints (clone if there is one)."""
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move in dests")
-
-
-def invite_and_accept(host, guest, **fields: Any) -> str:
-    response = host.post("/api/invitations", {"to": None, "color": "x", **fields})
-    assert response.status_code == 201, response.text
-    invitation = response.json()["invitation"]
-    response = guest.post(f"/api/invitations/{invitation['id']}/accept")
     assert response.status_code == 201, response.text
     game: str = response.json()["game"]
     return game

@@ -17,14 +17,7 @@ from websockets.sync.client import connect
 
 from gameclub.server.settings import Settings
 
-
-def first_move(state: dict[str, Any]) -> str:
-    for src, dests in sorted(state["dests"].items()):
-        if dests["clone"]:
-            return str(dests["clone"][0])
-        if dests["jump"]:
-            return src + dests["jump"][0]
-    raise AssertionError("no move")
+from .conftest import first_move
 
 
 def test_games_resume_after_a_restart(make_club, settings: Settings):

@@ -130,23 +130,43 @@ def format_fen(
     halfmove_clock: int,
     fullmove_number: int,
 ) -> str:
-    """Write a position as FEN (always with both counters)."""
+    """Write a position as FEN (always with both counters).
+
+    Rows come from a cache: a row's text depends only on its pieces and blocks
+    (eight bits each) and the board's width, and a game meets few distinct rows,
+    so the club, which writes a FEN for every move, mostly gets dictionary hits.
+    """
     rows = []
-    for rank in range(height - 1, -1, -1):
-        row = []
-        run = 0
-        for file in range(width):
-            bit = 1 << square(file, rank)
-            char = "x" if x & bit else "o" if o & bit else "-" if blocks & bit else ""
-            if not char:
-                run += 1
-                continue
-            if run:
-                row.append(str(run))
-                run = 0
-            row.append(char)
-        if run:
-            row.append(str(run))
-        rows.append("".join(row))
+    for shift in range(8 * (height - 1), -8, -8):
+        key = ((x >> shift & 0xFF) | (o >> shift & 0xFF) << 8 | (blocks >> shift & 0xFF) << 16
+               | width << 24)
+        row = _ROWS.get(key)
+        rows.append(row if row is not None else _row_text(key))
     side = "x" if turn == 0 else "o"
     return f"{'/'.join(rows)} {side} {halfmove_clock} {fullmove_number}"
+
+
+#: FEN rows by (x bits, o bits, block bits, width) packed in one int; bounded.
+_ROWS: dict[int, str] = {}
+
+
+def _row_text(key: int) -> str:
+    if len(_ROWS) > 1 << 16:
+        _ROWS.clear()
+    x, o, blocks, width = key & 0xFF, key >> 8 & 0xFF, key >> 16 & 0xFF, key >> 24
+    row = []
+    run = 0
+    for file in range(width):
+        bit = 1 << file
+        char = "x" if x & bit else "o" if o & bit else "-" if blocks & bit else ""
+        if not char:
+            run += 1
+            continue
+        if run:
+            row.append(str(run))
+            run = 0
+        row.append(char)
+    if run:
+        row.append(str(run))
+    text = _ROWS[key] = "".join(row)
+    return text

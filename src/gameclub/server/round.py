@@ -107,59 +107,13 @@ def reason_of(termination: Termination) -> str:
     return termination.name.lower().replace("_", "-")
 
 
-def fen_of(board: Board) -> str:
-    """``board.fen()``, written a row at a time from a cache: this runs for every move.
-
-    A row's text depends only on its pieces and blocks (eight bits each) and
-    the board's width, and a game meets few distinct rows, so almost every row
-    is a dictionary hit instead of a walk over its squares.
-    """
-    x, o, blocks, width = board.pieces(Color.X), board.pieces(Color.O), board.blocks, board.width
-    rows = _FEN_ROWS
-    parts = []
-    for shift in range(8 * (board.height - 1), -8, -8):
-        key = (x >> shift & 0xFF) | (o >> shift & 0xFF) << 8 | (blocks >> shift & 0xFF) << 16
-        key |= width << 24
-        row = rows.get(key)
-        if row is None:
-            row = _fen_row(key)
-        parts.append(row)
-    return f"{'/'.join(parts)} {board.turn.char} {board.halfmove_clock} {board.fullmove_number}"
-
-
-#: FEN rows by (x bits, o bits, block bits, width) packed in one int (bounded below).
-_FEN_ROWS: dict[int, str] = {}
-
-
-def _fen_row(key: int) -> str:
-    if len(_FEN_ROWS) > 1 << 16:
-        _FEN_ROWS.clear()
-    x, o, blocks, width = key & 0xFF, key >> 8 & 0xFF, key >> 16 & 0xFF, key >> 24
-    row = []
-    run = 0
-    for file in range(width):
-        bit = 1 << file
-        char = "x" if x & bit else "o" if o & bit else "-" if blocks & bit else ""
-        if not char:
-            run += 1
-            continue
-        if run:
-            row.append(str(run))
-            run = 0
-        row.append(char)
-    if run:
-        row.append(str(run))
-    text = _FEN_ROWS[key] = "".join(row)
-    return text
-
-
 def cells_of(board: Board, fen: str | None = None) -> list[str]:
     """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``.
 
     Read off the FEN's board field (digits are runs of empty squares), which
     str.translate expands in C: this runs for every state sent.
     """
-    placement = (fen or fen_of(board)).split(" ", 1)[0]
+    placement = (fen or board.fen()).split(" ", 1)[0]
     return placement.translate(_FEN_TO_CELLS).split("/")
 
 
@@ -393,7 +347,7 @@ class Round:
         """The full state message (without the per-connection ``you``)."""
         now = now_ms() if now is None else now
         board = self.board
-        fen = fen_of(board)
+        fen = board.fen()
         return {
             "t": "state",
             "game": self.id,
@@ -508,7 +462,7 @@ class Round:
             "v": self.version,
             "ply": ply,
             "plies": plies,
-            "fen": fen_of(board),
+            "fen": board.fen(),
             "turn": board.turn.char,
             "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
             "dests": dests_of(board),

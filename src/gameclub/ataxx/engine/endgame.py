@@ -13,35 +13,37 @@ the fifty-move limit (decisive ends first).
 Horizons. A game is a chain of *segments*: runs of non-clone plies (jumps and
 passes), each closed by a clone, which resets the halfmove clock. The kernel takes
 an artificial ``horizon``: a segment that reaches ``horizon`` non-clone plies (the
-root's segment counted from the root) ends there, scored like a draw. Such a cut
-is a failure for whichever side is trying to win, so a win (or a loss) proven
-under a horizon is a win (loss) under the real rules: the winning strategy never
-reaches a cut, and a line that reaches no cut is played exactly as under the real
-rules (the cut never comes later than the real move limit). Proofs of "no win",
-and every value in between, are real only when no cut was reached (``fake``
-below) or under the real rules themselves. The driver asks its questions under
+root's segment counted from the root) ends there, in a *cut*. A pass of the kernel
+scores every cut as ``-CUT`` for the root's side (pessimistic) or as ``+CUT``
+(optimistic), beyond every real value. Replacing the real game below a cut by a
+value no better (no worse) for the root's side can only lower (raise) the root's
+value, so a pessimistic pass proves "value >= b" whenever it finds it, and an
+optimistic pass proves "value < b" whenever it finds that. Both hold for every
+kind of question: a win, a draw, a margin. The driver asks its questions under
 horizons 2, 4, 8, ... and the real rules, with node budgets that double from
 round to round (``_schedule``), and stops as soon as a question is settled, so
-the answer is always the exact one. Real endgames are mostly won by the side that
-keeps cloning and are proven at a horizon of 4 or 8 plies, long before the
-100-ply jump dances of the real limit come into play.
+the answer is always the exact one. Real endgames are mostly decided by the side
+that keeps cloning and are proven at a horizon of 2, 4 or 8 plies, long before the
+100-ply jump dances of the real limit come into play: the side a cut penalises has
+to close each run of jumps with a clone before the horizon, and the other side
+gets no profit from a run either, as the cut is what it would reach anyway.
 
 Transposition entries record what their value assumed about the clock (see
-``_valid``): with no cut below, ``run``, the longest run of non-clone plies
-walked (the value holds for every budget above it); with a cut, the budget it
-was computed with (``pinned``). A bound in the win direction ("the mover wins by
-at least v", "loses by at least v") never rests on a cut: it holds at every
-larger budget and under every horizon. Its negation ("cannot win by more than
-v") holds at every smaller budget when no artificial cut was involved; any other
-pinned value at its own budget only. Values that rest on artificial cuts are used
-only inside the pass that made them (a per-pass ``stamp``). Keys carry a salt of
-the rule set and the blocks, so one table can serve several rule sets.
+``_valid``): with no cut below in its segment, ``run``, the longest run of non-clone
+plies walked (the value holds for every budget above it); with a cut, the budget
+it was computed with (``pinned``); a value that rests on an artificial cut anywhere
+below (``fake``) is used only inside the pass that made it (a per-pass ``stamp``),
+and within it also at other budgets where the cut makes the value monotone. Keys
+carry a salt of the rule set and the blocks, so one table can serve several rule
+sets.
 
 Speed-ups, none of which changes a value: a move that ends the game, a child that
 is cut at once and a child that can fill the last empty square to refute the
-move are scored without entering a node; the side that must prove a win orders
-its moves by the number of replies they leave (fastest first) and tries first a
-move whose reply the table already shows lost (enhanced transposition cut-off).
+move are scored without entering a node; a side that a cut favours and that can
+jump into it takes it at once; the side that a cut penalises (under the real
+rules: the side that must prove a win) orders its moves by the number of replies
+they leave (fastest first) and tries first a move whose reply the table already
+shows lost (enhanced transposition cut-off).
 
 Repetition rules (pressibus, site-2005): the solver scores the first return to a
 position on the line (counting the game's history since the last clone) as the
@@ -139,9 +141,13 @@ _STAMP_MASK = 0x3FF
 #: fastest-first ordering (see solve_kernel) from this many empty squares up.
 FF_EMPTIES = 2
 
-_DIR_WIN = 0
-_DIR_OPPOSITE = 1
-_DIR_BAND = 2
+#: the value of an artificial horizon cut, beyond every real value: ``-CUT`` for
+#: the side it penalises (see the module notes on passes).
+CUT = 2 * WIN
+#: pass modes: the real rules, cuts against the root's side, cuts for it.
+REAL = 0
+PESSIMISTIC = -1
+OPTIMISTIC = 1
 
 
 @njit(inline="always", cache=True)
@@ -198,61 +204,49 @@ def _store(keys, data, h, bound, move, score, budget, pinned, fake, stamp, empti
 
 
 @njit(inline="always", cache=True)
-def _direction(score, lower):
-    """How a bound depends on the remaining budget of non-clone plies.
-
-    ``_DIR_WIN``: "the mover wins by at least" (a lower bound above every draw) or
-    "loses by at least" (an upper bound below every draw); it holds at every larger
-    budget. ``_DIR_OPPOSITE``: the negation of such a bound ("cannot win by more");
-    it holds at every smaller budget. ``_DIR_BAND``: anything that a draw's margin
-    can decide; it holds at its own budget only.
-    """
-    if lower:
-        if score > _MARGIN_MAX:
-            return _DIR_WIN
-        if score <= -_MARGIN_MAX:
-            return _DIR_OPPOSITE
-        return _DIR_BAND
-    if score < -_MARGIN_MAX:
-        return _DIR_WIN
-    if score >= _MARGIN_MAX:
-        return _DIR_OPPOSITE
-    return _DIR_BAND
+def favoured_at(color, color0, cut_sign):
+    """Whether an artificial cut favours the side to move (``color``) in a pass."""
+    return (color == color0) == (cut_sign > 0)
 
 
 @njit(inline="always", cache=True)
-def _valid(score, lower, budget, pinned, fake, same, b, r):
+def _valid(lower, budget, pinned, fake, same, b, r, favoured):
     """Whether one bound of an entry holds at a node with budgets ``b`` and ``r``.
 
     ``b`` counts the non-clone plies left before this pass's horizon cut, ``r``
     before the real move limit (``b <= r``). Not pinned: no line below reached a
-    cut and the longest ran ``budget`` plies, so any budget above that gives the
-    same tree. Pinned: ``budget`` is the budget the value was computed with: the
-    pass budget for values in the win direction or resting on artificial cuts,
-    the real one otherwise.
+    cut in this segment and the longest ran ``budget`` plies, so any budget above
+    that gives the same tree; a value resting on cuts in later segments (``fake``)
+    holds in its own pass only. Pinned by the real limit only: at that same real
+    budget, with no artificial cut before it. Pinned by an artificial cut: in its
+    own pass, at its own budget, and beyond it in the direction the cut makes
+    monotone: a cut that favours the side to move (``favoured``) is worth less to
+    it the later it comes, so its lower bounds hold at smaller budgets and its
+    upper bounds at larger ones; the other way round for a cut against it.
     """
-    d = _direction(score, lower)
     if not pinned:
-        return b > budget and (d == _DIR_WIN or not fake or same)
-    if d == _DIR_WIN:
-        return b >= budget
-    if d == _DIR_OPPOSITE:
-        if not fake:
-            return r <= budget
-        return same and b <= budget
+        return b > budget and (same or not fake)
     if not fake:
-        return r == budget
-    return same and b == budget
+        return b == r and r == budget
+    if not same:
+        return False
+    if b == budget:
+        return True
+    if lower == favoured:
+        return b < budget
+    return b > budget
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, repetition,
-                 prior, horizon, alpha0, beta0, tt_keys, tt_data, stamp, salt, control,
-                 max_nodes, pv_out, stats):
+                 prior, horizon, cut_sign, alpha0, beta0, tt_keys, tt_data, stamp, salt,
+                 control, max_nodes, pv_out, stats):
     """The value of the root within ``(alpha0, beta0)`` (fail-soft) under ``horizon``.
 
     ``horizon`` is the artificial segment length (see the module notes); 0 or a
-    value at or above ``fifty`` means the real rules. Every node also returns what
+    value at or above ``fifty`` means the real rules. ``cut_sign`` says whom a
+    cut favours: ``OPTIMISTIC`` the root's side, ``PESSIMISTIC`` the other.
+    Every node also returns what
     its value assumed about the clock: ``run`` (longest run of non-clone plies
     below it), ``pinned`` (a line reached a cut: the value holds for this budget),
     ``fake`` (a line reached an artificial cut).
@@ -324,6 +318,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
     # Under a move limit without a repetition rule, a win (or loss) proof never
     # needs to come back to a position of its own line (see the revisit cut).
     cut_revisits = fifty > 0 and not repetition
+    artificial = cut_sign != 0
     while True:
         if mode == _ENTER:
             nodes += 1
@@ -364,11 +359,17 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     continue
             alpha = s_alpha[ply]
             beta = s_beta[ply]
-            if cut_revisits and clock >= 2 and (alpha >= _HALF - 1 or beta <= 1 - _HALF):
-                # A shortest win never comes back to a position of its own line since
-                # the last clone (it could have played on from the first visit with
-                # more clock left), so a return is a failure for the side trying to
-                # win. Values that used this cut of an ancestor are not stored.
+            # Whether a cut favours the side to move (artificial passes only).
+            favoured = favoured_at(color, color0, cut_sign)
+            if cut_revisits and clock >= 2 and (artificial or alpha >= _HALF - 1
+                                                or beta <= 1 - _HALF):
+                # A return to a position of the line since the last clone. Under the
+                # real rules: a shortest win never comes back (it could have played
+                # on from the first visit with more clock left), so a return is a
+                # failure for the side trying to win. In an artificial pass it is
+                # scored as a cut: whoever the cut favours could repeat the cycle up
+                # to the cut, and more clock never helps the other side. Values that
+                # used this cut of an ancestor are not stored.
                 back = 2
                 while back <= clock and back <= ply:
                     if s_hash[ply - back] == h:
@@ -376,7 +377,12 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                         break
                     back += 2
                 if ret_dep < n:
-                    ret = alpha if alpha >= _HALF - 1 else beta
+                    if artificial:
+                        ret = CUT if favoured else -CUT
+                        ret_pin = 1
+                        ret_fake = 1
+                    else:
+                        ret = alpha if alpha >= _HALF - 1 else beta
                     mode = _RETURN
                     continue
             lim = s_lim[ply]
@@ -386,10 +392,10 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 mode = _RETURN
                 continue
             if clock >= lim:
-                # This pass's horizon: scored like a draw, a failure for either side's
-                # attempt to win; the value is marked as resting on it.
+                # This pass's horizon: the best or the worst value there is, as the
+                # pass says; the value is marked as resting on it.
                 stats[STAT_CUTS] += 1
-                ret = margin
+                ret = CUT if favoured else -CUT
                 ret_pin = 1
                 ret_fake = 1
                 mode = _RETURN
@@ -413,10 +419,14 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     ret = v
                     mode = _RETURN
                     continue
-            if ply > 0 and not repetition and lim - clock == 1 and beta <= 1 - _HALF:
-                # The side to move only has to avoid a loss, and any jump reaches the
-                # cut (a jump can neither end the game against the jumper nor leave
-                # both sides without a move): a fail-high at the jump's margin.
+            if ply > 0 and not repetition and lim - clock == 1 and (
+                    (lim < real_lim and favoured) or (lim == real_lim and beta <= 1 - _HALF)):
+                # Any jump reaches the limit: a cut that favours the side to move (the
+                # best value there is), or the real limit when the side to move only
+                # has to avoid a loss (a draw at the jump's margin, a fail-high). A
+                # jump can neither leave both sides without a move (the jumper can
+                # jump back) nor fill the board; one that takes every enemy piece
+                # ends the game, so it is not the one taken here.
                 bb = empty
                 while bb:
                     t = lowest_square(bb)
@@ -425,9 +435,15 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     if src:
                         us2, them2 = make_move(us, them, np.int64(t) | (
                             np.int64(lowest_square(src)) << 8))
-                        ret = np.int64(popcount(us2)) - np.int64(popcount(them2))
+                        if them2 == 0 or not (stuck == STUCK_PASS or has_moves(
+                                them2, playable & ~(us2 | them2))):
+                            continue
+                        if lim < real_lim:
+                            ret = CUT
+                            ret_fake = 1
+                        else:
+                            ret = np.int64(popcount(us2)) - np.int64(popcount(them2))
                         ret_pin = 1
-                        ret_fake = 1 if lim < real_lim else 0
                         ret_run = 1
                         stats[STAT_CUTS] += 1
                         break
@@ -445,22 +461,13 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             if cacheable and ply > 0 and bound != BOUND_NONE:
                 same = e_stamp == stamp
                 lower = bound != BOUND_UPPER and _valid(
-                    tt_score, True, e_budget, e_pin, e_fake, same, b, r)
+                    True, e_budget, e_pin, e_fake, same, b, r, favoured)
                 upper = bound != BOUND_LOWER and _valid(
-                    tt_score, False, e_budget, e_pin, e_fake, same, b, r)
-                cut = False
-                if lower and upper:
-                    cut = True
-                    ret_fake = 1 if e_fake else 0
-                elif lower and tt_score >= beta:
-                    cut = True
-                    ret_fake = 0 if _direction(tt_score, True) == _DIR_WIN else (
-                        1 if e_fake else 0)
-                elif upper and tt_score <= alpha:
-                    cut = True
-                    ret_fake = 0 if _direction(tt_score, False) == _DIR_WIN else (
-                        1 if e_fake else 0)
+                    False, e_budget, e_pin, e_fake, same, b, r, favoured)
+                cut = (lower and upper) or (lower and tt_score >= beta) or (
+                    upper and tt_score <= alpha)
                 if cut:
+                    ret_fake = 1 if e_fake else 0
                     ret = tt_score
                     if e_pin:
                         ret_pin = 1
@@ -481,11 +488,12 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 keys[ply, 0] = 0
                 count = 1
             else:
-                # The side that must prove a win prefers the moves that leave the other
+                # The side that must prove its bound prefers the moves that leave the other
                 # side few replies, as every reply has to be answered (fastest first),
                 # and first of all a move whose reply is already known to lose
                 # (enhanced transposition cut-off).
-                fastest = alpha >= _HALF - 1 and popcount(empty) >= FF_EMPTIES
+                fastest = popcount(empty) >= FF_EMPTIES and (
+                    (artificial and not favoured) or (not artificial and alpha >= _HALF - 1))
                 for j in range(count):
                     m = moves[ply, j]
                     to = m & 0xFF
@@ -509,8 +517,8 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                             else:
                                 b2 = b - 1
                                 r2 = r - 1
-                            if _valid(score2, False, budget2, pin2, fake2, stamp2 == stamp,
-                                      b2, r2):
+                            if _valid(False, budget2, pin2, fake2, stamp2 == stamp,
+                                      b2, r2, not favoured):
                                 gain += _TT_KEY * 2
                     if (them & ~SINGLES[to]) == 0 or (frm == CLONE_FROM and empty == (
                             np.uint64(1) << np.uint64(to))):
@@ -535,14 +543,8 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                 if s_cache[ply] and ret_dep >= ply:
                     orig = s_orig_alpha[ply]
                     bound = BOUND_UPPER if best <= orig else BOUND_EXACT
-                    stored = best
-                    if (ret_pin and bound == BOUND_UPPER and -_MARGIN_MAX <= best < _HALF
-                            and orig >= _HALF - 1):
-                        # "No win" from lines that reached a cut: kept as "no value above
-                        # WIN/2 - 1", which holds at every smaller budget.
-                        stored = _HALF - 1
                     _store_node(tt_keys, tt_data, s_hash[ply], bound, s_best_move[ply],
-                                stored, ret_run, ret_pin, ret_fake, stamp, s_lim[ply],
+                                best, ret_run, ret_pin, ret_fake, stamp, s_lim[ply],
                                 s_clock[ply], real_lim,
                                 playable & ~(s_us[ply] | s_them[ply]))
                 ret = best
@@ -573,10 +575,14 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                   and (stuck == STUCK_PASS or has_moves(them2, empty2))):
                 # The child is cut at once (real limit or horizon): the game cannot end
                 # there first (after a jump or a pass someone can move, and the child
-                # can move or passes), so its value is its margin.
-                ret = np.int64(popcount(them2)) - np.int64(popcount(us2))
+                # can move or passes), so its value is the draw's margin or the cut's.
+                if s_clock[ply] + 1 >= real_lim:
+                    ret = np.int64(popcount(them2)) - np.int64(popcount(us2))
+                    ret_fake = 0
+                else:
+                    ret = -CUT if favoured_at(s_color[ply], color0, cut_sign) else CUT
+                    ret_fake = 1
                 ret_pin = 1
-                ret_fake = 0 if s_clock[ply] + 1 >= real_lim else 1
                 stats[STAT_CUTS] += 1
                 inline = True
             if i == 0 or beta - alpha == 1:
@@ -660,12 +666,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                     ret_fake = s_fake[ply]
                     ret_dep = s_dep[ply]
                     if s_cache[ply] and ret_dep >= ply:
-                        stored = v
-                        if ret_pin and -_HALF < v <= _MARGIN_MAX and beta <= 1 - _HALF:
-                            # "Not lost" from lines that reached a cut: kept as "no value
-                            # below -WIN/2 + 1", which holds at every smaller budget.
-                            stored = 1 - _HALF
-                        _store_node(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, stored,
+                        _store_node(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, v,
                                     ret_run, ret_pin, ret_fake, stamp, s_lim[ply],
                                     s_clock[ply], real_lim,
                                 playable & ~(s_us[ply] | s_them[ply]))
@@ -684,13 +685,9 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
 def _store_node(tt_keys, tt_data, h, bound, move, score, run, pinned, fake, stamp, lim, clock,
                 real_lim, empty):
     """Store a node's bound with the budget its validity is measured against (see ``_valid``)."""
-    if not pinned:
-        budget = run
-    else:
-        # An exact bound is measured by its lower half; the other half then gets a
-        # budget that is at least as strict as its own.
-        win_dir = _direction(score, bound != BOUND_UPPER) == _DIR_WIN
-        budget = lim - clock if fake or win_dir else real_lim - clock
+    # Pinned by the real limit alone means the horizon and the real limit coincide
+    # in this segment, so the budget is the same either way.
+    budget = lim - clock if pinned else run
     _store(tt_keys, tt_data, h, bound, move, score, min(budget, 255), pinned, fake, stamp,
            np.int64(popcount(empty)))
 
@@ -787,9 +784,9 @@ def solve(
 ) -> EndgameResult | None:
     """Solve ``board`` exactly; ``None`` if ``max_nodes``, ``stop`` or ``control`` cut it short.
 
-    With ``margin=False`` only win / draw / loss is proven (much cheaper: a win or a
-    loss is usually proven under a short horizon, while an exact margin needs the
-    proof that no better one exists, under the real rules), and ``move`` wins or
+    With ``margin=False`` only win / draw / loss is proven (cheaper: one or two
+    proofs, where the margin takes a series of probes, each proving a bound and
+    its converse), and ``move`` wins or
     draws; a lost position comes back with ``move`` None. ``max_nodes`` counts the
     nodes of every probe, scored-in-place children included.
 
@@ -830,24 +827,24 @@ def solve(
     # The horizons worth trying lie below the real limit; 0 stands for the real rules.
     real = pos.fifty if pos.fifty > 0 else 0
     levels = [h for h in HORIZONS if real == 0 or h < real] + [0]
-    stamps: dict[int, int] = {}
+    stamps: dict[tuple[int, int], int] = {}
 
-    def probe(horizon: int, alpha: int, beta: int, cap: int) -> Probed | None:
-        """One null-window probe under ``horizon`` with at most ``cap`` nodes.
+    def probe(horizon: int, mode: int, alpha: int, beta: int, cap: int) -> Probed | None:
+        """One null-window probe under ``horizon`` and pass ``mode`` with at most ``cap`` nodes.
 
         ``None`` when ``cap`` ran out; ``_OutOfNodes`` when the caller's budget or a
         stop request did.
         """
         nonlocal nodes, capped
-        if horizon not in stamps:
-            stamps[horizon] = _next_stamp(tt)
+        if (horizon, mode) not in stamps:
+            stamps[horizon, mode] = _next_stamp(tt)
         allowed = min(cap, budget - nodes)
         value = int(
             solve_kernel(
                 np.uint64(pos.us), np.uint64(pos.them), np.uint64(pos.playable), pos.color,
                 pos.clock, pos.stuck, pos.tie_second, pos.fifty, pos.repetition, pos.prior,
-                horizon, alpha, beta, tt.keys, tt.data, stamps[horizon], salt, control,
-                allowed, pv_out, stats,
+                horizon, mode, alpha, beta, tt.keys, tt.data, stamps[horizon, mode], salt,
+                control, allowed, pv_out, stats,
             )
         )
         nodes += int(stats[STAT_NODES])
@@ -858,7 +855,7 @@ def solve(
         if horizon == 0:
             capped = capped or bool(stats[STAT_CAPPED])
         pv = [int(m) for m in pv_out[: stats[STAT_PV_LEN]]]
-        return Probed(value, horizon == 0 or not stats[STAT_FAKE], pv)
+        return Probed(value, mode, horizon == 0 or not stats[STAT_FAKE], pv)
 
     try:
         found = _exact(probe, levels) if margin else _wld(probe, levels)
@@ -879,65 +876,69 @@ def solve(
 
 @dataclass(frozen=True)
 class Probed:
-    """One null-window probe: fail-soft value, whether it is real, principal variation."""
+    """One null-window probe: fail-soft value, its pass, whether it is real, principal variation."""
 
     value: int
+    mode: int
     real: bool
     pv: list[int]
 
 
-Probe = Callable[[int, int, int, int], "Probed | None"]
+Probe = Callable[[int, int, int, int, int], "Probed | None"]
 
 
 def _settles(got: Probed, b: int) -> bool:
     """Whether the answer of a probe "value >= b" holds under the real rules.
 
-    In the win direction (a win by at least some margin, a loss by at least some
-    margin) it does under any horizon; otherwise only if it rests on no cut.
+    A pessimistic pass can only prove "yes" (its cuts are worth less than anything
+    real to the root's side), an optimistic one only "no"; a value that rests on no
+    cut is real either way.
     """
     g = got.value
-    return got.real or (g >= b and b > _MARGIN_MAX) or (g < b and b - 1 < -_MARGIN_MAX)
-
-
-def _level_share(index: int, horizon: int) -> float:
-    """The share of a round's node budget for a level: the first three horizons (2, 4,
-    8: where real endgames are won) get it all, longer ones half as much each step,
-    the real rules a quarter."""
-    if horizon == 0:
-        return 0.25
-    return 1.0 / (1 << max(0, index - 2))
+    return got.real or (g >= b and got.mode == PESSIMISTIC) or (
+        g < b and got.mode == OPTIMISTIC)
 
 
 def _schedule(probe: Probe, levels: list[int], questions: list[int],
               answer: Callable[[int, Probed], bool]) -> None:
-    """Ask "value >= b" for each ``b`` of ``questions`` under every level, in rounds.
+    """Ask "value >= b" for each ``b`` of ``questions``, in order, until ``answer`` says done.
 
-    Each round gives every open (level, question) pair a probe of a node budget
-    that doubles from round to round (weighted by ``_level_share``), smallest
-    horizon first. A probe that runs
-    out of budget is retried in the next round (its completed subtrees are in
-    the table); one that completes without settling its question shows that no
-    smaller horizon can settle it either, so those pairs close. ``answer`` gets
-    every settled answer and returns True when the questions are all answered
-    (it may also close questions by removing them from ``questions``).
+    For one question the two passes take turns, each at the shortest horizon that
+    could still settle it, with a node budget that doubles whenever a round ends
+    with every probe out of budget (a retried probe finds its completed subtrees
+    in the table). A probe that completes without settling the question shows that
+    no shorter horizon can settle it in that pass either (a shorter horizon only
+    adds cuts), so that pass moves on to the next horizon; both end at the real
+    rules, which always settle. ``answer`` gets every settled answer and returns
+    True when the questions are all answered (it may also close questions by
+    removing them from ``questions``).
     """
-    dead: set[tuple[int, int]] = set()
-    cap = FIRST_ROUND_NODES
-    while True:
-        for level_index, horizon in enumerate(levels):
-            share = _level_share(level_index, horizon)
-            for b in list(questions):
-                if b not in questions or (horizon, b) in dead:
-                    continue
-                got = probe(horizon, b - 1, b, max(FIRST_ROUND_NODES, int(cap * share)))
+    while questions:
+        b = questions[0]
+        frontier = {PESSIMISTIC: 0, OPTIMISTIC: 0}
+        cap = FIRST_ROUND_NODES
+        settled = False
+        while not settled:
+            completed = False
+            for mode in (PESSIMISTIC, OPTIMISTIC):
+                index = frontier[mode]
+                horizon = levels[index]
+                if horizon == 0 and mode == OPTIMISTIC and frontier[PESSIMISTIC] == index:
+                    continue  # one pass of the real rules serves both
+                got = probe(horizon, mode if horizon else REAL, b - 1, b, cap)
                 if got is None:
                     continue
+                completed = True
                 if _settles(got, b):
+                    settled = True
                     if answer(b, got):
                         return
-                else:
-                    dead.update((h, b) for h in levels[: level_index + 1])
-        cap *= 2
+                    break
+                frontier[mode] = index + 1
+            if not completed:
+                cap *= 2
+        if questions and questions[0] == b:
+            questions.pop(0)
 
 
 def _wld(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
@@ -946,7 +947,7 @@ def _wld(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
     Two questions, "is it a win?" (value >= WIN/2) and "is it a loss?" (value <
     -WIN/2 + 1), scheduled over the horizons (see ``_schedule``). A win or a loss
     ends it; "not a win" and "not a loss" together make a draw, whose move comes
-    from the real "not a loss".
+    from the proof of "not a loss".
     """
     return _classify(probe, levels)[0]
 
@@ -981,10 +982,9 @@ def _classify(probe: Probe, levels: list[int]
 def _exact(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
     """The root value: win / draw / loss first, then the margin by null-window probes (MTD(f)).
 
-    Each probe "value >= b" is scheduled over the horizons like the first two
-    questions: in the win direction an answer is real under any horizon, elsewhere
-    only one that rests on no artificial cut. The probe that proved the final
-    lower bound gives the move and the principal variation.
+    Each probe "value >= b" is scheduled over the horizons and passes like the
+    first two questions. The probe that proved the final lower bound gives the
+    move and the principal variation.
     """
     (g, _), lo, hi, best = _classify(probe, levels)
     answers: list[Probed] = []
