@@ -15,6 +15,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from gameclub.server.round import Round
 
 log = logging.getLogger(__name__)
+
+#: what handles one kind of client message.
+Handler = Callable[["Connection", dict[str, Any]], Awaitable[None]]
 
 #: Frames waiting for a slow client beyond this close its connection.
 MAX_QUEUED = 2000
@@ -319,69 +323,33 @@ async def on_move(conn: Connection, data: dict[str, Any]) -> None:
     _ack(conn, data, await rnd.play(color, data.get("move"), data.get("ply")))
 
 
-async def on_resign(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.resign(color))
+def _player_action(method: str) -> Handler:
+    """A handler for a player's action on a game (resign, offer a draw, ...): the
+    ``Round`` method of that name, for the sender's colour, acknowledged with the
+    game's new version (a spectator or a stranger gets the round's error)."""
 
+    async def handler(conn: Connection, data: dict[str, Any]) -> None:
+        rnd, color = await _player_round(conn, data)
+        _ack(conn, data, await getattr(rnd, method)(color))
 
-async def on_draw(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.draw(color))
-
-
-async def on_draw_decline(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.draw_decline(color))
-
-
-async def on_abort(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.abort(color))
-
-
-async def on_claim(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.claim(color))
-
-
-async def on_rematch(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.rematch(color))
-
-
-async def on_rematch_decline(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.rematch_decline(color))
-
-
-async def on_takeback(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.takeback(color))
-
-
-async def on_takeback_decline(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.takeback_decline(color))
+    handler.__name__ = f"on_{method}"
+    return handler
 
 
 async def on_ping(conn: Connection, data: dict[str, Any]) -> None:
     conn.send({"t": "pong", "id": data.get("id"), "now": now_ms()})
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "sub": on_sub,
     "unsub": on_unsub,
     "lobby": on_lobby,
     "unlobby": on_unlobby,
     "move": on_move,
-    "resign": on_resign,
-    "draw": on_draw,
-    "draw-decline": on_draw_decline,
-    "abort": on_abort,
-    "claim": on_claim,
-    "rematch": on_rematch,
-    "rematch-decline": on_rematch_decline,
-    "takeback": on_takeback,
-    "takeback-decline": on_takeback_decline,
     "ping": on_ping,
+    **{
+        kind: _player_action(kind.replace("-", "_"))
+        for kind in ("resign", "draw", "draw-decline", "abort", "claim", "rematch",
+                     "rematch-decline", "takeback", "takeback-decline")
+    },
 }

@@ -89,6 +89,7 @@ from gameclub.ataxx.engine.terminal import (
     KernelPosition,
     by_count,
     decisive_end,
+    extend_pv,
     from_kernel_move,
     position_hash,
 )
@@ -655,11 +656,7 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             s_best_move[ply] = m
             if v > alpha:
                 s_alpha[ply] = v
-                pv[ply, ply] = m
-                child_len = pv_len[ply + 1]
-                for k in range(ply + 1, child_len):
-                    pv[ply, k] = pv[ply + 1, k]
-                pv_len[ply] = max(child_len, ply + 1)
+                extend_pv(pv, pv_len, ply, m)
                 if v >= beta:
                     ret_run = s_run[ply]
                     ret_pin = s_pin[ply]

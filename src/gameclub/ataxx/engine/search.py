@@ -34,7 +34,14 @@ from gameclub.ataxx.bitboard import (
     popcount,
 )
 from gameclub.ataxx.engine.evaluate import evaluate
-from gameclub.ataxx.engine.terminal import NO_MOVE, NOT_OVER, by_count, decisive_end, position_hash
+from gameclub.ataxx.engine.terminal import (
+    NO_MOVE,
+    NOT_OVER,
+    by_count,
+    decisive_end,
+    extend_pv,
+    position_hash,
+)
 from gameclub.ataxx.engine.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_probe, tt_store
 
 if TYPE_CHECKING:
@@ -397,11 +404,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             s_best_move[ply] = m
             if v > alpha:
                 s_alpha[ply] = v
-                pv[ply, ply] = m
-                child_len = pv_len[ply + 1]
-                for k in range(ply + 1, child_len):
-                    pv[ply, k] = pv[ply + 1, k]
-                pv_len[ply] = max(child_len, ply + 1)
+                extend_pv(pv, pv_len, ply, m)
                 if ply == 0:
                     stats[STAT_ROOT_MOVE] = m
                     stats[STAT_ROOT_SCORE] = v

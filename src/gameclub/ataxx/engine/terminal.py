@@ -166,3 +166,16 @@ def position_hash(us, them, color):
     h *= _K4
     h ^= h >> np.uint64(31)
     return h
+
+
+@njit(inline="always", cache=True)
+def extend_pv(pv: np.ndarray, pv_len: np.ndarray, ply: int, move: int) -> None:
+    """Make ``move`` followed by the child's line the principal variation at ``ply``.
+
+    ``pv[p, p:pv_len[p]]`` is the line found at ply ``p`` (a triangular table).
+    """
+    pv[ply, ply] = move
+    child_len = pv_len[ply + 1]
+    for k in range(ply + 1, child_len):
+        pv[ply, k] = pv[ply + 1, k]
+    pv_len[ply] = max(child_len, ply + 1)
