@@ -26,7 +26,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-# Tests marked slow (minutes each) run with `make test-slow`, not in CI.
+# Tests marked slow (long on a busy machine) run with `make test-slow`, not in CI.
 PYTEST_ARGS ?= -m "not slow" --durations=15
 
 pytest: $(STAMP) browser-deps
