@@ -855,10 +855,7 @@ def solve(
         return Probed(value, mode, horizon == 0 or not stats[STAT_FAKE], pv)
 
     try:
-        # The side with fewer pieces is asked "is it a loss?" first: a proof that it
-        # loses also settles "is it a win?", not the other way round.
-        behind = pos.us.bit_count() < pos.them.bit_count()
-        found = _exact(probe, levels, behind) if margin else _wld(probe, levels, behind)
+        found = _exact(probe, levels) if margin else _wld(probe, levels)
     except _OutOfNodes:
         return None
     finally:
@@ -941,23 +938,22 @@ def _schedule(probe: Probe, levels: list[int], questions: list[int],
             questions.pop(0)
 
 
-def _wld(probe: Probe, levels: list[int], behind: bool = False) -> tuple[int, list[int]]:
+def _wld(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
     """Win / draw / loss only: the fail-soft value of the deciding probe (a bound) and its PV.
 
     Two questions, "is it a win?" (value >= WIN/2) and "is it a loss?" (value <
-    -WIN/2 + 1), the second first for the side with fewer pieces (``behind``),
-    scheduled over the horizons (see ``_schedule``). A win or a loss
+    -WIN/2 + 1), scheduled over the horizons (see ``_schedule``). A win or a loss
     ends it; "not a win" and "not a loss" together make a draw, whose move comes
     from the proof of "not a loss".
     """
-    return _classify(probe, levels, behind)[0]
+    return _classify(probe, levels)[0]
 
 
-def _classify(probe: Probe, levels: list[int], behind: bool = False
+def _classify(probe: Probe, levels: list[int]
               ) -> tuple[tuple[int, list[int]], int, int, Probed | None]:
     """``((value, pv), lo, hi, best)``: the deciding bound, the real bounds so far and the
-    probe that proved ``lo`` (None if none did). ``behind``: ask "is it a loss?" first."""
-    questions = [1 - _HALF, _HALF] if behind else [_HALF, 1 - _HALF]
+    probe that proved ``lo`` (None if none did)."""
+    questions = [_HALF, 1 - _HALF]
     state: dict[str, Probed] = {}
 
     def answer(b: int, got: Probed) -> bool:
@@ -980,14 +976,14 @@ def _classify(probe: Probe, levels: list[int], behind: bool = False
     return (no_loss.value, no_loss.pv), no_loss.value, state["no_win"].value, no_loss
 
 
-def _exact(probe: Probe, levels: list[int], behind: bool = False) -> tuple[int, list[int]]:
+def _exact(probe: Probe, levels: list[int]) -> tuple[int, list[int]]:
     """The root value: win / draw / loss first, then the margin by null-window probes (MTD(f)).
 
     Each probe "value >= b" is scheduled over the horizons and passes like the
     first two questions. The probe that proved the final lower bound gives the
     move and the principal variation.
     """
-    (g, _), lo, hi, best = _classify(probe, levels, behind)
+    (g, _), lo, hi, best = _classify(probe, levels)
     answers: list[Probed] = []
 
     def take(_b: int, probed: Probed) -> bool:
