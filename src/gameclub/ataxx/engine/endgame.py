@@ -127,7 +127,7 @@ _RETURN = 2
 _NO_LIMIT = 1 << 20
 
 # Solver TT entry (one uint64 next to the key): score 12 bits (offset), move 16,
-# bound 2, pinned 1, fake 1, budget 8 (run or budget), stamp 10, empty squares 6.
+# bound 2, pinned 1, fake 1, budget 8 (run or budget), stamp 10, empty squares 6, real end 1.
 _SCORE_OFFSET = 1 << 11
 _M16 = np.uint64(0xFFFF)
 _M12 = np.uint64(0xFFF)
@@ -153,7 +153,8 @@ OPTIMISTIC = 1
 
 @njit(inline="always", cache=True)
 def _probe(keys, data, h):
-    """``(bound, move, score, budget, pinned, fake, stamp)`` of ``h``; BOUND_NONE on a miss.
+    """``(bound, move, score, budget, pinned, fake, stamp, real_end)`` of ``h``; BOUND_NONE
+    on a miss.
 
     A key lives in one of two slots: the first keeps the entry with more empty
     squares (the larger subtree), the second the most recent one.
@@ -162,7 +163,7 @@ def _probe(keys, data, h):
     if keys[slot] != h:
         slot += np.uint64(1)
         if keys[slot] != h:
-            return BOUND_NONE, NO_MOVE, 0, 0, False, False, 0
+            return BOUND_NONE, NO_MOVE, 0, 0, False, False, 0, False
     e = data[slot]
     score = np.int64(e & _M12) - _SCORE_OFFSET
     move = np.int64((e >> np.uint64(12)) & _M16)
@@ -171,11 +172,12 @@ def _probe(keys, data, h):
     fake = ((e >> np.uint64(31)) & np.uint64(1)) != np.uint64(0)
     budget = np.int64((e >> np.uint64(32)) & _M8)
     stamp = np.int64((e >> np.uint64(40)) & _M10)
-    return bound, move, score, budget, pinned, fake, stamp
+    real_end = ((e >> np.uint64(56)) & np.uint64(1)) != np.uint64(0)
+    return bound, move, score, budget, pinned, fake, stamp, real_end
 
 
 @njit(inline="always", cache=True)
-def _store(keys, data, h, bound, move, score, budget, pinned, fake, stamp, empties):
+def _store(keys, data, h, bound, move, score, budget, pinned, fake, stamp, empties, real_end):
     first = h & np.uint64(keys.size - 2)
     slot = first
     if keys[first] != h:
@@ -201,6 +203,7 @@ def _store(keys, data, h, bound, move, score, budget, pinned, fake, stamp, empti
         | (np.uint64(min(max(budget, 0), 255)) << np.uint64(32))
         | (np.uint64(stamp) << np.uint64(40))
         | (np.uint64(min(empties, 63)) << np.uint64(50))
+        | (np.uint64(1 if real_end else 0) << np.uint64(56))
     )
 
 
@@ -211,7 +214,7 @@ def favoured_at(color, color0, cut_sign):
 
 
 @njit(inline="always", cache=True)
-def _valid(lower, budget, pinned, fake, same, b, r, favoured):
+def _valid(lower, budget, pinned, fake, real_end, same, b, r, node_real_end, favoured):
     """Whether one bound of an entry holds at a node with budgets ``b`` and ``r``.
 
     ``b`` counts the non-clone plies left before this pass's horizon cut, ``r``
@@ -223,16 +226,20 @@ def _valid(lower, budget, pinned, fake, same, b, r, favoured):
     own pass, at its own budget, and beyond it in the direction the cut makes
     monotone: a cut that favours the side to move (``favoured``) is worth less to
     it the later it comes, so its lower bounds hold at smaller budgets and its
-    upper bounds at larger ones; the other way round for a cut against it.
+    upper bounds at larger ones; the other way round for a cut against it. Where a
+    segment ends at the real limit (``real_end``: a draw there, not a cut) a pinned
+    value holds only in a segment that ends the same way, at the same budget.
     """
     if not pinned:
         return b > budget and (same or not fake)
     if not fake:
         return b == r and r == budget
-    if not same:
+    if not same or real_end != node_real_end:
         return False
     if b == budget:
         return True
+    if real_end:
+        return False
     if lower == favoured:
         return b < budget
     return b > budget
@@ -457,14 +464,15 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             s_cache[ply] = cacheable
             b = min(lim - clock, 255)
             r = min(real_lim - clock, 255)
-            bound, tt_move, tt_score, e_budget, e_pin, e_fake, e_stamp = _probe(
+            bound, tt_move, tt_score, e_budget, e_pin, e_fake, e_stamp, e_real = _probe(
                 tt_keys, tt_data, h)
             if cacheable and ply > 0 and bound != BOUND_NONE:
                 same = e_stamp == stamp
+                real_end = lim == real_lim
                 lower = bound != BOUND_UPPER and _valid(
-                    True, e_budget, e_pin, e_fake, same, b, r, favoured)
+                    True, e_budget, e_pin, e_fake, e_real, same, b, r, real_end, favoured)
                 upper = bound != BOUND_LOWER and _valid(
-                    False, e_budget, e_pin, e_fake, same, b, r, favoured)
+                    False, e_budget, e_pin, e_fake, e_real, same, b, r, real_end, favoured)
                 cut = (lower and upper) or (lower and tt_score >= beta) or (
                     upper and tt_score <= alpha)
                 if cut:
@@ -509,17 +517,19 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
                         us2, them2 = make_move(us, them, m)
                         gain -= np.int64(count_moves(them2, playable & ~(us2 | them2)))
                         h2 = position_hash(them2, us2, 1 - color) ^ salt
-                        bound2, _m2, score2, budget2, pin2, fake2, stamp2 = _probe(
+                        bound2, _m2, score2, budget2, pin2, fake2, stamp2, real2 = _probe(
                             tt_keys, tt_data, h2)
                         if bound2 in (BOUND_UPPER, BOUND_EXACT) and score2 <= -beta:
                             if frm == CLONE_FROM:
                                 b2 = min(seg_lim, 255)
                                 r2 = min(real_lim, 255)
+                                end2 = seg_lim == real_lim
                             else:
                                 b2 = b - 1
                                 r2 = r - 1
-                            if _valid(False, budget2, pin2, fake2, stamp2 == stamp,
-                                      b2, r2, not favoured):
+                                end2 = lim == real_lim
+                            if _valid(False, budget2, pin2, fake2, real2, stamp2 == stamp,
+                                      b2, r2, end2, not favoured):
                                 gain += _TT_KEY * 2
                     if (them & ~SINGLES[to]) == 0 or (frm == CLONE_FROM and empty == (
                             np.uint64(1) << np.uint64(to))):
@@ -686,7 +696,7 @@ def _store_node(tt_keys, tt_data, h, bound, move, score, run, pinned, fake, stam
     # in this segment, so the budget is the same either way.
     budget = lim - clock if pinned else run
     _store(tt_keys, tt_data, h, bound, move, score, min(budget, 255), pinned, fake, stamp,
-           np.int64(popcount(empty)))
+           np.int64(popcount(empty)), lim == real_lim)
 
 
 @njit(inline="always", cache=True)
