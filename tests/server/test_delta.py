@@ -138,9 +138,9 @@ def test_a_player_back_after_a_lost_connection_gets_the_full_state(club):
     same_state(a.states[game], resubscribe(a, game))
 
 
-def test_forced_passes_travel_in_the_same_delta(club):
-    # o's one piece is walled in: after any x move far from it, o must pass.
-    fen = "7/7/7/7/xxx4/xxx4/oxx4 x 0 1"
+def two_players_from(club, fen: str) -> tuple[str, Any, Any, dict[str, Any]]:
+    """A game between two new players from ``fen``, both subscribed: (id, x's socket,
+    o's socket, the first state)."""
     ann, bob = club.browser(), club.browser()
     game = invite_and_accept(ann, bob, fen=fen)
     a, b = ann.socket(), bob.socket()
@@ -148,6 +148,13 @@ def test_forced_passes_travel_in_the_same_delta(club):
         ws.send({"t": "sub", "game": game})
     state = a.state(game)
     b.state(game)
+    return game, a, b, state
+
+
+def test_forced_passes_travel_in_the_same_delta(club):
+    # o's one piece is walled in: after any x move far from it, o must pass.
+    fen = "7/7/7/7/xxx4/xxx4/oxx4 x 0 1"
+    game, a, b, state = two_players_from(club, fen)
     assert state["turn"] == "x" and state["start"] == "custom"
     a.send({"t": "move", "game": game, "move": "d4", "ply": 0, "id": 1})
     delta = b.expect_type("delta", game=game)
@@ -171,13 +178,7 @@ def _after(fen: str, *moves: str) -> str:
 def test_the_move_that_ends_the_game_sends_the_full_state(club):
     # x takes o's last piece: the game is over (no pieces).
     fen = "7/7/7/7/7/1x5/o6 x 0 1"
-    ann, bob = club.browser(), club.browser()
-    game = invite_and_accept(ann, bob, fen=fen)
-    a, b = ann.socket(), bob.socket()
-    for ws in (a, b):
-        ws.send({"t": "sub", "game": game})
-    state = a.state(game)
-    b.state(game)
+    game, a, b, state = two_players_from(club, fen)
     a.send({"t": "move", "game": game, "move": "a2", "ply": 0, "id": 1})
     ended = b.expect(lambda m: m["t"] in ("state", "delta") and m["v"] > state["v"])
     assert ended["t"] == "state" and ended["status"] == "finished"

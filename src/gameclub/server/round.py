@@ -486,23 +486,15 @@ class Round:
     # -- persistence ------------------------------------------------------------------------
 
     def _fields(self) -> dict[str, Any]:
-        clock = self.clock
+        """All of the game row's fields that change during a game."""
         return {
+            **self._move_fields(),
             "status": self.status,
             "winner": self.winner.char if self.winner is not None else None,
             "reason": self.reason,
             "score_x": self.score[0] if self.score else None,
             "score_o": self.score[1] if self.score else None,
-            "plies": len(self.moves),
-            "version": self.version,
-            "x_ms": clock.remaining[Color.X] if clock else None,
-            "o_ms": clock.remaining[Color.O] if clock else None,
-            "turn_started_at": clock.started_at if clock and clock.running is not None else None,
-            "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
             "rematch_offer": self.rematch_offer.char if self.rematch_offer is not None else None,
-            "takeback_offer": (
-                self.takeback_offer.char if self.takeback_offer is not None else None
-            ),
             "rematch_id": self.rematch_id,
             "ended_at": self.ended_at,
         }
