@@ -43,6 +43,9 @@ def test_perft_with_fen() -> None:
         (("perft", "startpos", "-1"), "depth must be 0 or more"),
         (("blocks", "show", "3gq"), "'q'"),
         (("play", "--rules", "chess"), "unknown rule set 'chess'"),
+        (("solve", "x5o/6 x 0 1"), "invalid FEN"),
+        (("solve", "xxx/xxo/oo1 x 0 1", "--time", "0"), "time must be above 0"),
+        (("solve", "xxx/xxo/oo1 x 0 1", "--rules", "go"), "unknown rule set 'go'"),
     ],
 )
 def test_errors_are_one_line_with_status_2(args: tuple[str, ...], message: str) -> None:
@@ -51,6 +54,32 @@ def test_errors_are_one_line_with_status_2(args: tuple[str, ...], message: str) 
     assert message in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
+
+
+def test_solve_prints_the_value_the_move_and_the_line() -> None:
+    # x clones into the last empty square, c1, and takes b1 and c2: 8 pieces to 1.
+    proc = run("solve", "xxx/xxo/oo1 x 0 1")
+    assert proc.returncode == 0, proc.stderr
+    assert re.fullmatch(r"result win margin \+7 move c1 pv c1 nodes \d+ time [\d.]+\n",
+                        proc.stdout), proc.stdout
+
+
+def test_solve_json_and_win_draw_loss_only() -> None:
+    # A lost position from the end of a real game (tests/engine: REAL_GAME_ENDS).
+    fen = "2xxoxx/1xxxxox/xxxxxxx/xxxxxoo/xxxxxoo/oxooooo/oxooo2 o 0 37"
+    proc = run("solve", fen, "--wld", "--json")
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert found["solved"] and found["result"] == "loss" and found["margin"] is None
+    assert found["move"] is None and found["nodes"] > 0 and found["exact"]
+
+
+def test_solve_gives_up_after_its_time() -> None:
+    # This 5-empty win is not proven in 10 s (benchmarks/bench_endgame.py).
+    proc = run("solve", "3xxoo/xxxxxoo/xxxxooo/ooxoooo/xxxoooo/xxxoooo/xxxo2o x 0 32",
+               "--time", "0.3")
+    assert proc.returncode == 1
+    assert proc.stdout == "not solved within 0.3 s\n"
 
 
 def test_blocks_show_json() -> None:
