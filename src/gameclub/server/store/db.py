@@ -70,26 +70,25 @@ class Mergeable:
     plan: Callable[[list[Any]], Statements]
 
 
-def async_url(url: str) -> str:
-    """``url`` with the asyncio driver of its database; ``ValueError`` for other databases."""
+def _with_driver(url: str, sqlite_driver: str) -> str:
+    """``url`` with the given SQLite driver, or psycopg 3 for PostgreSQL (which serves
+    both asyncio and plain use); ``ValueError`` for other databases."""
     parsed = make_url(url)
     backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        return parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
-    if backend == "postgresql":
-        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    raise ValueError(f"unsupported database {url!r}: use sqlite:///FILE or postgresql://...")
+    if backend not in ("sqlite", "postgresql"):
+        raise ValueError(f"unsupported database {url!r}: use sqlite:///FILE or postgresql://...")
+    driver = f"sqlite+{sqlite_driver}" if backend == "sqlite" else "postgresql+psycopg"
+    return parsed.set(drivername=driver).render_as_string(hide_password=False)
+
+
+def async_url(url: str) -> str:
+    """``url`` with the asyncio driver of its database; ``ValueError`` for other databases."""
+    return _with_driver(url, "aiosqlite")
 
 
 def sync_url(url: str) -> str:
     """``url`` with the plain (synchronous) driver of its database (pysqlite, psycopg 3)."""
-    parsed = make_url(url)
-    backend = parsed.get_backend_name()
-    if backend == "sqlite":
-        return parsed.set(drivername="sqlite+pysqlite").render_as_string(hide_password=False)
-    if backend == "postgresql":
-        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    raise ValueError(f"unsupported database {url!r}: use sqlite:///FILE or postgresql://...")
+    return _with_driver(url, "pysqlite")
 
 
 #: Seconds between two checkpoints of the SQLite write-ahead log (see ``Checkpointer``).
@@ -216,10 +215,7 @@ class Database:
 
         Same rule as :meth:`write`: on SQLite, only while no other write is under way.
         """
-        if self._write_lock is None:
-            await self._on_writer(lambda: self._execute_sync(statements))
-            return
-        async with self._write_lock:
+        async with self._write_lock or contextlib.nullcontext():
             await self._on_writer(lambda: self._execute_sync(statements))
 
     async def _on_writer(self, job: Callable[[], None]) -> None:
@@ -320,11 +316,8 @@ class Database:
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A session in a transaction, committed on leaving, rolled back on an error."""
-        if self._write_lock is None:
-            async with self._sessions() as session, session.begin():
-                yield session
-            return
-        async with self._write_lock, self._sessions() as session, session.begin():
+        async with (self._write_lock or contextlib.nullcontext(), self._sessions() as session,
+                    session.begin()):
             yield session
 
     async def commit_soon(self, work: Callable[[AsyncSession], Awaitable[T]] | Mergeable) -> T:
