@@ -244,11 +244,19 @@ class GameUI:
 
     @classmethod
     def play_one_move(cls, page: Any) -> str:
-        """Select a movable piece and play one of its destinations (a clone if it has one)."""
+        """Play a clone if any piece has one, else the last piece's first jump.
+
+        Clones first so that a game always moves towards its end: jumping one
+        piece back and forth while the other side passes never fills the board.
+        """
         cls.wait_turn(page)
         before = cls.move_count(page)
-        page.locator(".board.can-play .sq.movable").first.click()
+        pieces = page.locator(".board.can-play .sq.movable")
         clone = page.locator(".sq.dest-clone")
+        for index in range(pieces.count()):
+            pieces.nth(index).click()
+            if clone.count():
+                break
         target = clone.first if clone.count() else page.locator(".sq.dest-jump").first
         square = str(target.get_attribute("data-square"))
         target.click()
