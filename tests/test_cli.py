@@ -79,7 +79,22 @@ def test_solve_gives_up_after_its_time() -> None:
     proc = run("solve", "3xxoo/xxxxxoo/xxxxooo/ooxoooo/xxxoooo/xxxoooo/xxxo2o x 0 32",
                "--time", "0.3")
     assert proc.returncode == 1
-    assert proc.stdout == "not solved within 0.3 s\n"
+    assert re.fullmatch(r"not solved within 0\.3 s; proven so far: .+\n", proc.stdout)
+
+
+def test_solve_reports_what_it_proved_before_the_time_ran_out() -> None:
+    # Lost: the loss is proven at once, but the exact margin (a loss by 13, not 11)
+    # is beyond the solver here (docs/engine.md).
+    fen = "2xxoxx/1xxxxox/xxxxxxx/xxxxxoo/xxxxxoo/oxooooo/oxooo2 o 0 37"
+    proc = run("solve", fen, "--time", "1", "--progress", "--json")
+    assert proc.returncode == 1
+    found = json.loads(proc.stdout)
+    assert not found["solved"] and found["lower"] is None
+    assert found["upper"]["result"] == "loss" and found["upper"]["margin"] <= -1
+    assert found["proven"].startswith("a loss, margin at most -")
+    lines = proc.stderr.strip().splitlines()
+    assert lines and all(re.fullmatch(r" *[\d.]+ s +[\d,]+ nodes  a loss, margin at most -\d+",
+                                      line) for line in lines), proc.stderr
 
 
 def test_blocks_show_json() -> None:

@@ -54,7 +54,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     import threading
 
     from gameclub.ataxx.board import Board
-    from gameclub.ataxx.engine.endgame import solve
+    from gameclub.ataxx.engine.endgame import Bounds, solve
     from gameclub.ataxx.engine.tt import TranspositionTable
     from gameclub.ataxx.rules import RuleSet
 
@@ -68,17 +68,31 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     timer = threading.Timer(args.time, stop.set)
     timer.daemon = True
     started = time.perf_counter()
+    proven = Bounds()
+
+    def progress(bounds: Bounds) -> None:
+        nonlocal proven
+        proven = bounds
+        if args.progress:
+            print(f"{time.perf_counter() - started:9.3f} s {bounds.nodes:>13,} nodes  "
+                  f"{bounds.describe()}", file=sys.stderr, flush=True)
+
     timer.start()
     try:
-        found = solve(board, stop=stop, tt=TranspositionTable(args.hash), margin=not args.wld)
+        found = solve(board, stop=stop, tt=TranspositionTable(args.hash), margin=not args.wld,
+                      progress=progress)
     finally:
         timer.cancel()
     elapsed = time.perf_counter() - started
     if found is None:
         if args.json:
-            print(json.dumps({"solved": False, "time": round(elapsed, 3)}))
+            lower, upper = (None if end is None else
+                            {"result": _RESULT_WORDS[end[0]], "margin": end[1]}
+                            for end in proven.decoded())
+            print(json.dumps({"solved": False, "time": round(elapsed, 3),
+                              "proven": proven.describe(), "lower": lower, "upper": upper}))
         else:
-            print(f"not solved within {args.time:g} s")
+            print(f"not solved within {args.time:g} s; proven so far: {proven.describe()}")
         return 1
     summary = {
         "solved": True,
@@ -361,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hash", type=int, default=64, metavar="MB",
                    help="transposition table size (default 64)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--progress", action="store_true",
+                   help="print on stderr what is proven as the solve goes (e.g. "
+                   "'at least a draw'); what is proven is also printed when the time runs out")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("blocks", help="Blocs-Config codes of 7x7 block layouts")

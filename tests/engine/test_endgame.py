@@ -9,7 +9,7 @@ import pytest
 
 from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
 from gameclub.ataxx.engine import endgame
-from gameclub.ataxx.engine.endgame import WIN, solve
+from gameclub.ataxx.engine.endgame import INF, WIN, Bounds, solve
 from gameclub.ataxx.engine.tt import TranspositionTable
 
 from .conftest import outcome_value, random_board
@@ -205,6 +205,51 @@ def test_win_draw_loss_mode_matches_the_full_value(rng: random.Random, rules: Ru
         board.push(wld.move)
         child = solve(board)
         assert child is not None and child.result == -wld.result, board.fen()
+
+
+@pytest.mark.parametrize("rules", [FIFTY_20, SITE_2005], ids=lambda r: r.name)
+def test_progress_bounds_close_in_on_the_reference_value(rng: random.Random,
+                                                        rules: RuleSet) -> None:
+    # Every bound reported along the way holds for the minimax value, each one is
+    # tighter than the last, and an exact solve ends with both bounds on the value.
+    width, height, empties = (2, 4, 3) if rules.repetition else (3, 3, 4)
+    for _ in range(6):
+        board = random_board(rng, width, height, empties, rules, clock=rng.randrange(4))
+        value = reference(board)
+        for margin in (True, False):
+            seen: list[Bounds] = []
+            solved = solve(board, margin=margin, progress=seen.append)
+            assert solved is not None and seen, board.fen()
+            for before, after in zip([Bounds(), *seen], seen, strict=False):
+                assert after.lower >= before.lower and after.upper <= before.upper
+                assert (after.lower, after.upper) != (before.lower, before.upper)
+                assert after.nodes >= before.nodes
+            for bounds in seen:
+                assert bounds.lower <= value <= bounds.upper, board.fen()
+            final = seen[-1]
+            if margin:
+                assert final.lower == final.upper == value == solved.value, board.fen()
+            else:
+                low, high = final.decoded()
+                ends = [end[0] for end in (low, high) if end is not None]
+                assert solved.result in ends, board.fen()
+
+
+def test_bounds_in_words() -> None:
+    def words(lower: int, upper: int) -> str:
+        return Bounds(lower, upper).describe()
+
+    assert words(-INF, INF) == "nothing proven yet"
+    assert words(WIN + 3, INF) == "a win, margin at least +3"
+    assert words(WIN + 3, WIN + 9) == "a win, margin +3 to +9"
+    assert words(-WIN - 5, -WIN - 5) == "a loss, margin -5"
+    assert words(-INF, -WIN - 5) == "a loss, margin at most -5"
+    assert words(-2, INF) == "at least a draw"
+    assert words(-INF, 1) == "at most a draw"
+    assert words(-2, 4) == "a draw, margin -2 to +4"
+    assert words(-WIN - 5, WIN + 7) == (
+        "at worst a loss, margin at least -5; at best a win, margin at most +7")
+    assert Bounds(WIN + 3, INF).decoded() == ((1, 3), None)
 
 
 def _real_rules_only(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -747,6 +747,43 @@ def _decode(value: int) -> tuple[int, int]:
     return result, value - result * WIN
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """What a solve has proven so far: ``lower <= value <= upper`` (``EndgameResult.value``).
+
+    ``-INF`` and ``INF`` stand for "nothing proven on that side". Every proven answer
+    tightens one side; a finished exact solve ends with both equal to the value.
+    """
+
+    lower: int = -INF
+    upper: int = INF
+    nodes: int = 0
+
+    def decoded(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        """``(lower, upper)`` as ``(result, margin)`` pairs (+1 win, 0 draw, -1 loss), None
+        for a side with nothing proven."""
+        return (_decode(self.lower) if self.lower > -INF else None,
+                _decode(self.upper) if self.upper < INF else None)
+
+    def describe(self) -> str:
+        """The bounds in words: "a win, margin +3 to +9", "at least a draw", ..."""
+        words = {1: "a win", 0: "a draw", -1: "a loss"}
+        low, high = self.decoded()
+        if low is not None and high is not None and low[0] == high[0]:
+            span = f"{low[1]:+d}" if low == high else f"{low[1]:+d} to {high[1]:+d}"
+            return f"{words[low[0]]}, margin {span}"
+        parts = []
+        if low is not None:
+            result, m = low
+            parts.append(f"a win, margin at least {m:+d}" if result > 0 else "at least a draw"
+                         if result == 0 else f"at worst a loss, margin at least {m:+d}")
+        if high is not None:
+            result, m = high
+            parts.append(f"a loss, margin at most {m:+d}" if result < 0 else "at most a draw"
+                         if result == 0 else f"at best a win, margin at most {m:+d}")
+        return "; ".join(parts) or "nothing proven yet"
+
+
 #: a stamp per horizon pass and table: entries resting on artificial cuts are only
 #: used in the pass that made them. A wrapped counter clears the table first.
 _STAMPS: weakref.WeakKeyDictionary[TranspositionTable, int] = weakref.WeakKeyDictionary()
@@ -788,8 +825,13 @@ def solve(
     tt: TranspositionTable | None = None,
     control: np.ndarray | None = None,
     margin: bool = True,
+    progress: Callable[[Bounds], None] | None = None,
 ) -> EndgameResult | None:
     """Solve ``board`` exactly; ``None`` if ``max_nodes``, ``stop`` or ``control`` cut it short.
+
+    ``progress`` is called with the proven ``Bounds`` each time a probe tightens
+    them (from the solving thread), so a caller that gives up still knows, for
+    example, that the position is at least a draw.
 
     With ``margin=False`` only win / draw / loss is proven (cheaper: one or two
     proofs, where the margin takes a series of probes, each proving a bound and
@@ -835,6 +877,7 @@ def solve(
     real = pos.fifty if pos.fifty > 0 else 0
     levels = [h for h in HORIZONS if real == 0 or h < real] + [0]
     stamps: dict[tuple[int, int], int] = {}
+    proven = Bounds()
 
     def probe(horizon: int, mode: int, alpha: int, beta: int, cap: int) -> Probed | None:
         """One null-window probe under ``horizon`` and pass ``mode`` with at most ``cap`` nodes.
@@ -842,7 +885,7 @@ def solve(
         ``None`` when ``cap`` ran out; ``_OutOfNodes`` when the caller's budget or a
         stop request did.
         """
-        nonlocal nodes, capped
+        nonlocal nodes, capped, proven
         if (horizon, mode) not in stamps:
             stamps[horizon, mode] = _next_stamp(tt)
         allowed = min(cap, budget - nodes)
@@ -862,7 +905,16 @@ def solve(
         if horizon == 0:
             capped = capped or bool(stats[STAT_CAPPED])
         pv = [int(m) for m in pv_out[: stats[STAT_PV_LEN]]]
-        return Probed(value, mode, horizon == 0 or not stats[STAT_FAKE], pv)
+        got = Probed(value, mode, horizon == 0 or not stats[STAT_FAKE], pv)
+        if progress is not None and _settles(got, beta):
+            # Fail-soft: a "yes" proves value >= got.value, a "no" value <= got.value.
+            if value >= beta and value > proven.lower:
+                proven = Bounds(value, proven.upper, nodes)
+                progress(proven)
+            elif value < beta and value < proven.upper:
+                proven = Bounds(proven.lower, value, nodes)
+                progress(proven)
+        return got
 
     try:
         found = _exact(probe, levels) if margin else _wld(probe, levels)
