@@ -149,6 +149,31 @@ def test_repetition_model_on_a_cycle() -> None:
     assert solved.value == reference(board)
 
 
+@pytest.mark.parametrize("rules", [SITE_2005, PRESSIBUS], ids=lambda r: r.name)
+def test_repetition_counts_the_games_earlier_positions(rng: random.Random,
+                                                      rules: RuleSet) -> None:
+    # After a few jumps the game's earlier positions (since the last clone) count as
+    # returns too: the solver's value is the plain minimax's over the same history.
+    # The root itself is the position to play, never scored as a return.
+    checked = 0
+    while checked < 30:
+        board = random_board(rng, 2, 4, 2, rules)
+        line = []
+        for _ in range(rng.randrange(1, 6)):
+            jumps = [m for m in board.legal_moves if not m.is_pass and not m.is_clone]
+            if not jumps or board.outcome() is not None:
+                break
+            line.append((board._x, board._o, int(board.turn)))
+            board.push(rng.choice(jumps))
+        if not line or board.outcome() is not None or (
+                board._x, board._o, int(board.turn)) in line:
+            continue
+        solved = solve(board)
+        assert solved is not None
+        assert solved.value == _reference_line(board, line), board.fen()
+        checked += 1
+
+
 @pytest.mark.slow
 def test_solver_agrees_on_late_positions_of_real_games() -> None:
     # Late positions of real 7x7 games, under the real rules (no plain minimax can

@@ -351,7 +351,9 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             h = position_hash(us, them, color) ^ salt
             s_hash[ply] = h
             margin = np.int64(popcount(us)) - np.int64(popcount(them))
-            if repetition and clock >= 4:
+            if repetition and clock >= 4 and ply > 0:
+                # ``prior`` is salted like the line's own hashes (see ``solve``). The
+                # root itself is never scored as a return: it is the position to play.
                 seen = False
                 back = 2
                 while back <= clock and not seen:
@@ -856,6 +858,9 @@ def solve(
         tt = TranspositionTable(16)
     tt.new_search()  # the generation is unused here; kept for the table's other users
     salt = np.uint64(_rules_salt(pos))
+    # The kernel salts every hash of the line with the rule set; the game's earlier
+    # positions must be salted alike to be recognised when the line returns to one.
+    prior = pos.prior ^ salt
     if control is None:
         control = np.zeros(1, dtype=np.int64)
     watcher = None
@@ -892,7 +897,7 @@ def solve(
         value = int(
             solve_kernel(
                 np.uint64(pos.us), np.uint64(pos.them), np.uint64(pos.playable), pos.color,
-                pos.clock, pos.stuck, pos.tie_second, pos.fifty, pos.repetition, pos.prior,
+                pos.clock, pos.stuck, pos.tie_second, pos.fifty, pos.repetition, prior,
                 horizon, mode, alpha, beta, tt.keys, tt.data, stamps[horizon, mode], salt,
                 control, allowed, pv_out, stats,
             )
