@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-import httpx
+import httpx2 as httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -36,13 +36,12 @@ def test_games_resume_after_a_restart(make_club, settings: Settings):
         ws = a if ply % 2 == 0 else b
         ws.send({"t": "move", "game": game, "move": first_move(state), "ply": ply})
         state = ws.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) > n)
-    cookies = (dict(ann.client.cookies), dict(bob.client.cookies))
+    cookies = (ann.client.cookies, bob.client.cookies)
     club.stop()
 
     again = make_club(settings)
     ann2, bob2 = again.browser(), again.browser()
-    ann2.client.cookies.update(cookies[0])
-    bob2.client.cookies.update(cookies[1])
+    ann2.client.cookies, bob2.client.cookies = cookies
     assert ann2.refresh()["user"]["id"] == ann.user["id"]
     assert set(ann2.get("/api/me").json()["games"]) == {game, ai_game}
     ws = bob2.socket()

@@ -30,11 +30,11 @@ def test_taking_back_against_the_computer(club, make_club, settings, first_move)
     record = ann.get(f"/api/games/{game}").json()
     assert record["moves"] == moves[:2] and len(record["positions"]) == 3
     # Stored: a restarted server has the same moves.
-    cookies = dict(ann.client.cookies)
+    cookies = ann.client.cookies
     club.stop()
     again = make_club(settings)
     ann2 = again.browser()
-    ann2.client.cookies.update(cookies)
+    ann2.client.cookies = cookies
     ann2.refresh()
     ws2, resumed = ann2.watch(game)
     assert resumed["moves"] == moves[:2]
