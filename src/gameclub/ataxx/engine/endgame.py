@@ -92,6 +92,7 @@ from gameclub.ataxx.engine.terminal import (
     extend_pv,
     from_kernel_move,
     position_hash,
+    returns_to_earlier,
 )
 from gameclub.ataxx.engine.tt import (
     BOUND_EXACT,
@@ -351,22 +352,13 @@ def solve_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty,
             h = position_hash(us, them, color) ^ salt
             s_hash[ply] = h
             margin = np.int64(popcount(us)) - np.int64(popcount(them))
-            if repetition and clock >= 4 and ply > 0:
-                # ``prior`` is salted like the line's own hashes (see ``solve``). The
-                # root itself is never scored as a return: it is the position to play.
-                seen = False
-                back = 2
-                while back <= clock and not seen:
-                    k = ply - back
-                    if k >= 0:
-                        seen = s_hash[k] == h
-                    elif prior.size + k >= 0:
-                        seen = prior[prior.size + k] == h
-                    back += 2
-                if seen:
-                    ret = by_count(popcount(us), popcount(them), color, tie_second) * WIN + margin
-                    mode = _RETURN
-                    continue
+            # ``prior`` is salted like the line's own hashes (see ``solve``). The root
+            # itself is never scored as a return: it is the position to play.
+            if repetition and clock >= 4 and ply > 0 and returns_to_earlier(
+                    s_hash, prior, ply, clock, h):
+                ret = by_count(popcount(us), popcount(them), color, tie_second) * WIN + margin
+                mode = _RETURN
+                continue
             alpha = s_alpha[ply]
             beta = s_beta[ply]
             # Whether a cut favours the side to move (artificial passes only).

@@ -41,6 +41,7 @@ from gameclub.ataxx.engine.terminal import (
     decisive_end,
     extend_pv,
     position_hash,
+    returns_to_earlier,
 )
 from gameclub.ataxx.engine.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_probe, tt_store
 
@@ -189,23 +190,13 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 mode = _RETURN
                 continue
             clock = s_clock[ply]
-            if repetition and clock >= 4 and ply > 0:
-                h = s_hash[ply]
-                seen = False
-                back = 2
-                while back <= clock and not seen:
-                    k = ply - back
-                    if k >= 0:
-                        seen = s_hash[k] == h
-                    elif prior.size + k >= 0:
-                        seen = prior[prior.size + k] == h
-                    back += 2
-                if seen:
-                    # Under the repetition rules a repeated position ends the game by count.
-                    r = by_count(popcount(us), popcount(them), color, tie_second)
-                    ret = (MATE - ply) * r
-                    mode = _RETURN
-                    continue
+            if repetition and clock >= 4 and ply > 0 and returns_to_earlier(
+                    s_hash, prior, ply, clock, s_hash[ply]):
+                # Under the repetition rules a repeated position ends the game by count.
+                r = by_count(popcount(us), popcount(them), color, tie_second)
+                ret = (MATE - ply) * r
+                mode = _RETURN
+                continue
             if fifty > 0 and clock >= fifty:
                 ret = 0
                 mode = _RETURN

@@ -179,3 +179,21 @@ def extend_pv(pv: np.ndarray, pv_len: np.ndarray, ply: int, move: int) -> None:
     for k in range(ply + 1, child_len):
         pv[ply, k] = pv[ply + 1, k]
     pv_len[ply] = max(child_len, ply + 1)
+
+
+@njit(inline="always", cache=True)
+def returns_to_earlier(s_hash, prior, ply, clock, h):
+    """Whether the position hashed ``h`` at ``ply`` occurred earlier since the last clone.
+
+    Same side to move, so every second ply back, ``clock`` plies at most: first on
+    the search line (``s_hash``), then in the game before the search (``prior``,
+    oldest first, hashed like the line).
+    """
+    back = 2
+    while back <= clock:
+        k = ply - back
+        seen = s_hash[k] == h if k >= 0 else prior.size + k >= 0 and prior[prior.size + k] == h
+        if seen:
+            return True
+        back += 2
+    return False
