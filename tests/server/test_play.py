@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gameclub.ataxx import Board
+from gameclub.server.round import WATCHABLE_IDLE_MS
 from gameclub.server.settings import Settings
 
 from .conftest import first_move, invite_and_accept
@@ -152,8 +153,6 @@ def test_a_resent_move_is_acknowledged_but_applied_once(club):
 def test_spectators_watch_live_with_a_count(club):
     ann, bob, viewer = club.browser(), club.browser(), club.browser()
     game = invite_and_accept(ann, bob)
-    live = viewer.get("/api/games/live").json()["games"]
-    assert [g["id"] for g in live] == [game]
     a, v = ann.socket(), viewer.socket()
     a.send({"t": "sub", "game": game})
     a.state(game)
@@ -166,6 +165,45 @@ def test_spectators_watch_live_with_a_count(club):
     assert len(v.state(game, min_v=watched["v"] + 1)["moves"]) == 1
     v.close()
     assert a.expect_type("presence", game=game)["spectators"] == 0
+
+
+def test_the_watch_list_has_only_games_really_being_played(club):
+    ann, bob, viewer = club.browser(), club.browser(), club.browser()
+    untouched = invite_and_accept(ann, bob)  # abandoned before the first move
+    game = invite_and_accept(ann, bob)
+    listed = lambda: [g["id"] for g in viewer.get("/api/games/live").json()["games"]]  # noqa: E731
+    assert listed() == []
+    a, b = ann.socket(), bob.socket()
+    a.send({"t": "sub", "game": game})
+    state = a.state(game)
+    a.send({"t": "move", "game": game, "move": first_move(state), "ply": 0, "id": 1})
+    a.expect_type("ack", id=1)
+    assert listed() == []  # only one side has moved
+    b.send({"t": "sub", "game": game})
+    state = b.state(game, min_v=state["v"] + 1)
+    b.send({"t": "move", "game": game, "move": first_move(state), "ply": 1, "id": 2})
+    b.expect_type("ack", id=2)
+    live = viewer.get("/api/games/live").json()["games"]
+    assert [g["id"] for g in live] == [game] and live[0]["plies"] == 2
+    assert untouched not in listed()
+    # Left alone for longer than the limit: no longer listed.
+    rnd = club.app.state.club.rounds.rounds[game]
+    assert rnd.watchable(rnd.last_move_at + WATCHABLE_IDLE_MS)
+    assert not rnd.watchable(rnd.last_move_at + WATCHABLE_IDLE_MS + 1)
+
+
+def test_a_move_text_error_names_the_files_and_ranks_of_the_board(club):
+    ann, bob = club.browser(), club.browser()
+    game = invite_and_accept(ann, bob)
+    a = ann.socket()
+    a.send({"t": "sub", "game": game})
+    a.state(game)
+    for text in ("zz", "h8", "a0"):
+        a.send({"t": "move", "game": game, "move": text, "ply": 0})
+        error = a.expect_type("error")
+        assert error["code"] in ("invalid-move", "illegal-move"), error
+        assert "a-g" in error["message"] and "1-7" in error["message"], error
+        assert "a-h" not in error["message"] and "1-8" not in error["message"], error
 
 
 def test_resign_draw_and_abort(club):

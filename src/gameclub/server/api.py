@@ -265,7 +265,7 @@ async def play_again(request: Request) -> Response:
 
 
 async def live_games(request: Request) -> Response:
-    rounds = club_of(request).rounds.live_rounds()
+    rounds = club_of(request).rounds.watchable_rounds()
     rounds.sort(key=lambda rnd: (-rnd.spectator_count(), -rnd.created_at))
     return JSONResponse({"games": [rnd.summary_json() for rnd in rounds[:200]]})
 

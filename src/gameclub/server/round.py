@@ -28,7 +28,7 @@ from gameclub.ataxx import (
     Move,
     Termination,
 )
-from gameclub.ataxx.squares import DOUBLES, SINGLES, iter_squares, square_name
+from gameclub.ataxx.squares import DOUBLES, SINGLES, iter_squares, square, square_name
 from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
@@ -57,6 +57,8 @@ RULES_ENDINGS = frozenset(
 )
 #: Finished rounds stay in memory this long for rematches and late spectators.
 KEEP_FINISHED_S = 600.0
+#: A game is listed for spectators (``GET /api/games/live``) while its last move is this recent.
+WATCHABLE_IDLE_MS = 10 * 60 * 1000
 
 
 class Subscriber(Protocol):
@@ -210,6 +212,8 @@ class Round:
         self.created_at = created_at
         self.moves: list[str] = []
         self.autos: list[bool] = []
+        #: When the last move was played (epoch ms); None before the first.
+        self.last_move_at: int | None = None
         self.status = store.STARTED
         self.winner: Color | None = None
         self.reason: str | None = None
@@ -247,6 +251,23 @@ class Round:
     @property
     def live(self) -> bool:
         return self.status == store.STARTED
+
+    def watchable(self, now: int) -> bool:
+        """Really being played: live, both sides have made a move, and one was made lately.
+
+        Games abandoned before they started, or left alone for long, are not
+        worth a spectator's click.
+        """
+        last = self.last_move_at
+        if not self.live or last is None or now - last > WATCHABLE_IDLE_MS:
+            return False
+        movers: set[Color] = set()
+        for ply, auto in enumerate(self.autos):
+            if not auto:
+                movers.add(self._mover_at(ply))
+                if len(movers) == 2:
+                    return True
+        return False
 
     @property
     def abortable(self) -> bool:
@@ -682,6 +703,7 @@ class Round:
         uci = move.uci()
         self.moves.append(uci)
         self.autos.append(auto)
+        self.last_move_at = now
         flipped = before & board.pieces(color)
         self.last = last = {
             "move": uci,
@@ -734,6 +756,9 @@ class Round:
             raise ClubError("invalid-move", f"a move is text like 'b2' or 'a1a3', not {text!r}")
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ClubError("bad-field", f"ply must be the move's index, not {ply!r}")
+        off_board = self._off_board(text)
+        if off_board:
+            raise ClubError("invalid-move", off_board)
         try:
             move = Move.from_uci(text)
         except AtaxxError as exc:
@@ -771,6 +796,23 @@ class Round:
             plies: list[dict[str, Any]] = []
             await self._commit(now, lambda: self._apply(color, move, now, plies), plies=plies)
             return self.version
+
+    def _off_board(self, text: str) -> str | None:
+        """Why ``text`` names no square of this board, in its files and ranks ("a-g", "1-7").
+
+        None when its squares are the board's (the move may still be wrong).
+        """
+        board = self.board
+        if text == Move.PASS.uci():
+            return None
+        names = {square_name(square(f, r)) for f in range(board.width) for r in range(board.height)}
+        if len(text) in (2, 4) and text[:2] in names and (len(text) == 2 or text[2:] in names):
+            return None
+        last_file = square_name(square(board.width - 1, 0))[0]
+        return (
+            f"invalid move {text!r}: expected squares with a file a-{last_file} and a rank "
+            f"1-{board.height}, such as 'b2' (a clone) or 'a1a3' (a jump)"
+        )
 
     def _mover_at(self, ply: int) -> Color:
         # Every ply, passes included, hands the turn to the other side.
@@ -1102,6 +1144,7 @@ class Rounds:
             rnd.board.push(Move.from_uci(row.uci))
             rnd.moves.append(row.uci)
             rnd.autos.append(row.auto)
+            rnd.last_move_at = row.played_at
         rnd.status = game.status
         rnd.winner = Color.X if game.winner == "x" else Color.O if game.winner == "o" else None
         rnd.reason = game.reason
@@ -1179,6 +1222,11 @@ class Rounds:
 
     def live_rounds(self) -> list[Round]:
         return [rnd for rnd in self.rounds.values() if rnd.live]
+
+    def watchable_rounds(self, now: int | None = None) -> list[Round]:
+        """The games really being played now (see :meth:`Round.watchable`)."""
+        now = now_ms() if now is None else now
+        return [rnd for rnd in self.rounds.values() if rnd.watchable(now)]
 
     def close(self) -> None:
         for rnd in self.rounds.values():

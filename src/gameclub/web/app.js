@@ -26,7 +26,7 @@ import { invitationView, inviteView } from "./views/invite.js";
 import { leaderboardView } from "./views/leaderboard.js";
 import { profileView } from "./views/profile.js";
 import { replayView } from "./views/replay.js";
-import { notFoundView, rulesView } from "./views/rules.js";
+import { learnView, notFoundView, rulesView } from "./views/rules.js";
 import { settingsSummary } from "./views/settings.js";
 import { watchView } from "./views/watch.js";
 
@@ -41,6 +41,7 @@ route("/replay/:id", replayView);
 route("/login", loginView);
 route("/signup", signupView);
 route("/rules", rulesView);
+route("/learn", learnView);
 route("/editor", editorView);
 route("/load", loadView);
 route("/prefs", prefsView);
@@ -80,10 +81,13 @@ function drawHeader() {
     ["/", t("nav.play")], ["/invite", t("nav.invite")], ["/watch", t("nav.watch")],
     ["/editor", t("nav.editor")], ["/leaderboard", t("nav.leaderboard")], ["/rules", t("nav.rules")],
   ];
+  // On a phone the header's colours button hides and this link, at the end of the menu, stands in.
   const nav = h("nav", { class: "site-nav", "aria-label": t("nav.label") },
-    h("ul", {}, navLinks.map(([href, text]) => h("li", {}, h("a", { href, dataset: { nav: href } }, text)))));
+    h("ul", {}, navLinks.map(([href, text]) => h("li", {}, h("a", { href, dataset: { nav: href } }, text))),
+      h("li", { class: "phone-only" }, h("a", { href: "/prefs", dataset: { nav: "/prefs" } }, t("prefs.link")))));
   mount(header,
-    h("a", { class: "brand", href: "/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), t("app.name")),
+    h("a", { class: "brand", href: "/", "aria-label": t("app.name") },
+      h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name" }, t("app.name"))),
     nav, who, languageSwitcher(changeLanguage));
   const drawWho = () => {
     const user = session.user;

@@ -11,7 +11,12 @@
 // Every square is a focusable grid cell with `data-square="c3"`, state classes
 // (has-x, has-o, block, movable, selected, dest-clone, dest-jump, last-from,
 // last-to, cursor) and an aria-label such as "c3, red piece, jump destination".
-// Flips and arrivals are animated with CSS transitions (see style.css).
+// `setFlipped(true)` turns the board round (rank 1 at the top, file a on the
+// right), so that each player sees their side nearest them; the arrow keys
+// follow what is seen. A move is animated when `update()` is asked to: a clone
+// grows out of a neighbouring piece of its side, a jump travels from its
+// square, and the flips turn once it has landed (about a third of a second in
+// all; nothing moves for people who ask for reduced motion).
 
 import { s } from "./dom.js";
 import { t } from "./i18n.js";
@@ -20,6 +25,14 @@ import { pieceLabel } from "./prefs.js";
 const CELL = 100;
 const MARGIN = 28; // room for the coordinates, left and bottom
 const FILES = "abcdefghijklmnopqrstuvwxyz";
+/** How long a clone grows or a jump travels, then how long the flips take (ms). */
+export const ARRIVE_MS = 160;
+export const FLIP_MS = 220;
+
+/** True when the reader asked the system for less motion. */
+export function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
 
 export function squareName(file, rank) {
   return `${FILES[file]}${rank + 1}`;
@@ -32,6 +45,10 @@ export function moveSquares(move) {
   return { from: null, to: move.slice(0, 2) };
 }
 
+function pieceKind(content) {
+  return content === "x" ? "x" : content === "o" ? "o" : "none";
+}
+
 export class Board {
   /**
    * @param {object} opts
@@ -39,9 +56,11 @@ export class Board {
    * @param {number} opts.height
    * @param {(move: string) => void} [opts.onMove]  called with move text when the player plays
    * @param {string} [opts.label]  accessible name of the board
+   * @param {(c: string) => string} [opts.pieceName]  "red piece" for side c (the colours in force)
    */
-  constructor({ width = 7, height = 7, onMove = null, label = t("board.label") } = {}) {
+  constructor({ width = 7, height = 7, onMove = null, label = t("board.label"), pieceName = pieceLabel } = {}) {
     this.width = width;
+    this.pieceName = pieceName;
     this.height = height;
     this.onMove = onMove;
     this.cells = [];
@@ -51,7 +70,11 @@ export class Board {
     this.hovered = null;
     this.last = null;
     this.cursor = squareName(0, height - 1);
-    this.squares = new Map(); // name -> {g, piece, marker, content}
+    this.squares = new Map(); // name -> {g, piece, marker, content, file, row}
+    this.rows = [];
+    this.flipped = false;
+    this.timers = [];
+    this.movers = [];
 
     const w = width * CELL;
     const hgt = height * CELL;
@@ -82,22 +105,19 @@ export class Board {
         },
         s("rect", { class: "cell", x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 8 }),
         marker, piece);
-        this.squares.set(name, { g, piece, marker, content: "." });
+        this.squares.set(name, { g, piece, marker, content: ".", file, row });
         rowEl.append(g);
       }
+      this.rows.push(rowEl);
       this.el.append(rowEl);
     }
     // Coordinates (decoration: every square's label already names it).
-    const coords = s("g", { class: "coords", "aria-hidden": "true" });
-    for (let file = 0; file < width; file++) {
-      coords.append(s("text", { x: file * CELL + CELL / 2, y: hgt + MARGIN - 6, "text-anchor": "middle" },
-        FILES[file]));
-    }
-    for (let row = 0; row < height; row++) {
-      coords.append(s("text", { x: -MARGIN / 2, y: row * CELL + CELL / 2 + 8, "text-anchor": "middle" },
-        String(height - row)));
-    }
-    this.el.append(coords);
+    this.coords = s("g", { class: "coords", "aria-hidden": "true" });
+    this.el.append(this.coords);
+    this.drawCoords();
+    // The pieces in flight (a clone growing, a jump travelling) are drawn above the squares.
+    this.flight = s("g", { class: "flight", "aria-hidden": "true" });
+    this.el.append(this.flight);
 
     this.el.addEventListener("click", (e) => this.onClick(e));
     this.el.addEventListener("keydown", (e) => this.onKey(e));
@@ -107,6 +127,72 @@ export class Board {
       const sq = this.squareOf(e.target);
       if (sq) this.moveCursor(sq, false);
     });
+  }
+
+  drawCoords() {
+    const { width, height } = this;
+    const coords = [];
+    for (let file = 0; file < width; file++) {
+      const shown = this.flipped ? width - 1 - file : file;
+      coords.push(s("text", { x: shown * CELL + CELL / 2, y: height * CELL + MARGIN - 6, "text-anchor": "middle" },
+        FILES[file]));
+    }
+    for (let rank = 0; rank < height; rank++) {
+      const shown = this.flipped ? rank : height - 1 - rank;
+      coords.push(s("text", { x: -MARGIN / 2, y: shown * CELL + CELL / 2 + 8, "text-anchor": "middle" },
+        String(rank + 1)));
+    }
+    this.coords.replaceChildren(...coords);
+  }
+
+  /**
+   * Turn the board round (``true``: rank 1 at the top, as the second player sees it).
+   * The squares keep their names and labels; the rows and cells are put in the
+   * order they are seen, for screen readers too.
+   */
+  setFlipped(flipped) {
+    flipped = Boolean(flipped);
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.finishAnimations();
+    for (const sq of this.squares.values()) {
+      const dx = flipped ? (this.width - 1 - 2 * sq.file) * CELL : 0;
+      const dy = flipped ? (this.height - 1 - 2 * sq.row) * CELL : 0;
+      if (flipped) sq.g.setAttribute("transform", `translate(${dx} ${dy})`);
+      else sq.g.removeAttribute("transform");
+    }
+    const rows = flipped ? [...this.rows].reverse() : this.rows;
+    for (const rowEl of rows) {
+      const cells = [...rowEl.children].sort((a, b) => {
+        const fa = this.squares.get(a.dataset.square).file;
+        const fb = this.squares.get(b.dataset.square).file;
+        return flipped ? fb - fa : fa - fb;
+      });
+      rowEl.append(...cells);
+      this.el.insertBefore(rowEl, this.coords);
+    }
+    this.el.classList.toggle("flipped", flipped);
+    this.drawCoords();
+  }
+
+  /** The centre of square ``name`` as drawn (in the board's SVG units). */
+  centre(name) {
+    const sq = this.squares.get(name);
+    const file = this.flipped ? this.width - 1 - sq.file : sq.file;
+    const row = this.flipped ? this.height - 1 - sq.row : sq.row;
+    return { x: file * CELL + CELL / 2, y: row * CELL + CELL / 2 };
+  }
+
+  /** End any animation at once: every piece shows its final colour. */
+  finishAnimations() {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers = [];
+    for (const mover of this.movers) mover.remove();
+    this.movers = [];
+    for (const sq of this.squares.values()) {
+      sq.piece.style.visibility = "";
+      sq.piece.setAttribute("class", `piece ${pieceKind(sq.content)}`);
+    }
   }
 
   /**
@@ -121,6 +207,8 @@ export class Board {
    *   (a move followed by forced passes)
    */
   update({ cells, dests = {}, canPlay = false, last = null, animate = false, flips = null }) {
+    this.finishAnimations();
+    const before = this.cells;
     const changed = JSON.stringify(cells) !== JSON.stringify(this.cells);
     this.cells = cells;
     this.dests = dests || {};
@@ -137,10 +225,7 @@ export class Board {
         const sq = this.squares.get(name);
         const content = line[file] || ".";
         sq.content = content;
-        const kind = content === "x" ? "x" : content === "o" ? "o" : "none";
-        sq.piece.setAttribute("class", `piece ${kind}`);
-        if (flipped.has(name)) this.restartAnimation(sq.piece, "flip");
-        if (animate && name === to) this.restartAnimation(sq.piece, "arrive");
+        sq.piece.setAttribute("class", `piece ${pieceKind(content)}`);
         sq.g.classList.toggle("has-x", content === "x");
         sq.g.classList.toggle("has-o", content === "o");
         sq.g.classList.toggle("block", content === "#");
@@ -151,12 +236,61 @@ export class Board {
     }
     this.el.classList.toggle("can-play", canPlay);
     this.refreshHints();
+    if (animate && to && !reducedMotion()) this.animateMove(before, from, to, flipped);
   }
 
-  restartAnimation(el, cls) {
-    el.classList.remove("flip", "arrive");
-    void el.getBoundingClientRect(); // reflow, so that the animation starts again
-    el.classList.add(cls);
+  /**
+   * The move to ``to`` (from ``from`` for a jump) as it happens: the new piece
+   * comes out of its source, then the captured pieces turn. ``before`` is the
+   * position before the move (rows, top first), for the flips' old colour and
+   * for the neighbour a clone grows from.
+   */
+  animateMove(before, from, to, flipped) {
+    const dest = this.squares.get(to);
+    const side = pieceKind(dest.content);
+    if (side === "none") return;
+    const source = from || this.cloneSource(before, to, side);
+    const turning = [...flipped].map((name) => this.squares.get(name)).filter(Boolean);
+    for (const sq of turning) sq.piece.setAttribute("class", `piece ${side === "x" ? "o" : "x"}`);
+    if (source) {
+      const a = this.centre(source);
+      const b = this.centre(to);
+      const mover = s("circle", { class: `piece ${side} mover`, cx: b.x, cy: b.y, r: 36 });
+      this.flight.append(mover);
+      this.movers.push(mover);
+      dest.piece.style.visibility = "hidden";
+      const travel = `translate(${a.x - b.x}px, ${a.y - b.y}px)`;
+      const frames = from
+        ? [{ transform: travel }, { transform: "translate(0, 0)" }]
+        : [{ transform: `${travel} scale(0.4)` }, { transform: "translate(0, 0) scale(1)" }];
+      mover.animate(frames, { duration: ARRIVE_MS, easing: "ease-out" });
+    }
+    this.timers.push(setTimeout(() => {
+      for (const mover of this.movers) mover.remove();
+      this.movers = [];
+      dest.piece.style.visibility = "";
+      for (const sq of turning) {
+        sq.piece.setAttribute("class", `piece ${side}`);
+        sq.piece.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0.05)" }, { transform: "scaleX(1)" }],
+          { duration: FLIP_MS, easing: "ease-in-out" });
+      }
+    }, source ? ARRIVE_MS : 0));
+  }
+
+  /** A square next to ``to`` that held a piece of ``side`` before the move (a clone's origin). */
+  cloneSource(before, to, side) {
+    if (!before || !before.length) return null;
+    const { file, row } = this.squares.get(to);
+    for (let dr = -1; dr <= 1; dr++) {
+      for (let df = -1; df <= 1; df++) {
+        const r = row + dr;
+        const f = file + df;
+        if ((dr || df) && r >= 0 && r < this.height && f >= 0 && f < this.width && (before[r] || "")[f] === side) {
+          return squareName(f, this.height - 1 - r);
+        }
+      }
+    }
+    return null;
   }
 
   /** The piece whose destinations are shown: the selected one, else the one pointed at. */
@@ -185,8 +319,8 @@ export class Board {
 
   describe(name, content, clone, jump) {
     const parts = [name];
-    if (content === "x") parts.push(pieceLabel("x"));
-    else if (content === "o") parts.push(pieceLabel("o"));
+    if (content === "x") parts.push(this.pieceName("x"));
+    else if (content === "o") parts.push(this.pieceName("o"));
     else if (content === "#") parts.push(t("board.block"));
     else parts.push(t("board.empty"));
     if (name === this.selected) parts.push(t("board.selected"));
@@ -272,13 +406,15 @@ export class Board {
       ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
     };
     if (e.key in steps) {
-      const [df, dr] = steps[e.key];
+      const turn = this.flipped ? -1 : 1; // the arrows follow the board as it is seen
+      const [df, dr] = steps[e.key].map((step) => step * turn);
       const nf = Math.min(this.width - 1, Math.max(0, file + df));
       const nr = Math.min(this.height - 1, Math.max(0, rank + dr));
       this.moveCursor(squareName(nf, nr));
       e.preventDefault();
     } else if (e.key === "Home" || e.key === "End") {
-      this.moveCursor(squareName(e.key === "Home" ? 0 : this.width - 1, rank));
+      const leftmost = this.flipped ? this.width - 1 : 0;
+      this.moveCursor(squareName(e.key === "Home" ? leftmost : this.width - 1 - leftmost, rank));
       e.preventDefault();
     } else if (e.key === "Enter" || e.key === " ") {
       this.activate(this.cursor);

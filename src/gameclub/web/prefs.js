@@ -42,15 +42,21 @@ export function pieceColors() {
   return stored() || { ...DEFAULT_COLORS };
 }
 
-/** The name of side ``c``'s colour ("Red"), for labels and announcements. */
-export function colorLabel(c) {
-  const name = pieceColors()[c];
-  return name ? t(`palette.${name}`) : "";
+/**
+ * The name of side ``c`` by its colour ("Red"; in Russian the plural "Красные",
+ * which the verbs of the sentences around it agree with), for labels and
+ * announcements. ``colors`` overrides the colours in force (the rules page
+ * speaks of red and blue whatever the player chose).
+ */
+export function colorLabel(c, colors = pieceColors()) {
+  const name = colors[c];
+  return name ? t(`side.${name}`) : "";
 }
 
 /** The name of a piece of side ``c`` ("red piece"). */
-export function pieceLabel(c) {
-  return t("board.pieceOf", { color: colorLabel(c).toLowerCase() });
+export function pieceLabel(c, colors = pieceColors()) {
+  const name = colors[c];
+  return t("board.pieceOf", { color: name ? t(`palette.${name}`).toLowerCase() : "" });
 }
 
 /** Paint the page with the colours in force. */

@@ -59,7 +59,14 @@ export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState({}, "", path);
   else history.pushState({}, "", path);
   render();
-  window.scrollTo(0, 0);
+  scrollToTarget();
+}
+
+/** The top of the new page, or the part a ``#fragment`` names ("/rules#rulesets"). */
+function scrollToTarget() {
+  const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+  if (target) target.scrollIntoView();
+  else window.scrollTo(0, 0);
 }
 
 function isPagePath(url) {
@@ -78,8 +85,9 @@ export function start(main) {
     const url = new URL(a.href);
     if (!isPagePath(url)) return;
     e.preventDefault();
-    navigate(url.pathname + url.search);
+    navigate(url.pathname + url.search + url.hash);
   });
   window.addEventListener("popstate", render);
   render();
+  if (location.hash) scrollToTarget();
 }

@@ -17,12 +17,17 @@ export function announce(text) {
 /**
  * Show a notice; returns a function that removes it.
  * @param {Node|string} content
- * @param {{timeout?: number, kind?: string}} opts  timeout 0 keeps it until closed
+ * @param {{timeout?: number, kind?: string, key?: string}} opts  timeout 0 keeps it until
+ *   closed; a notice with the ``key`` of one still shown replaces it (errors do not pile up)
  */
-export function toast(content, { timeout = 6000, kind = "info" } = {}) {
+export function toast(content, { timeout = 6000, kind = "info", key = null } = {}) {
   const box = document.getElementById("toasts");
   const close = h("button", { class: "toast-close", type: "button", "aria-label": "×" }, "×");
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, content, close);
+  if (key) {
+    el.dataset.key = key;
+    for (const old of box.querySelectorAll(".toast[data-key]")) if (old.dataset.key === key) old.remove();
+  }
   const remove = () => el.remove();
   close.addEventListener("click", remove);
   box.append(el);

@@ -14,14 +14,16 @@
 import { Board } from "../board.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { DEFAULT_COLORS, colorLabel, pieceLabel } from "../prefs.js";
 import * as mini from "./mini.js";
 import { SCENES } from "./scenes.js";
 
 /** How long the other side "thinks" before it answers, in milliseconds. */
 export const REPLY_DELAY_MS = 700;
 
+/** The guide's texts speak of Red and Blue, so its boards keep those colours (style.css). */
 function colorName(side) {
-  return t(`color.${side}`);
+  return colorLabel(side, DEFAULT_COLORS);
 }
 
 function describe(side, result) {
@@ -54,7 +56,8 @@ export function illustration(id) {
   let timer = null;
   let lines = [];
 
-  const board = new Board({ width, height, label: t("guide.boardLabel", { title }), onMove: (move) => playYours(move) });
+  const board = new Board({ width, height, label: t("guide.boardLabel", { title }),
+    pieceName: (c) => pieceLabel(c, DEFAULT_COLORS), onMove: (move) => playYours(move) });
   const caption = h("p", { class: "guide-caption", role: "status", "aria-atomic": "true" });
   const score = h("p", { class: "guide-score" });
   const reset = h("button", { type: "button", class: "small guide-reset" }, t("guide.reset"));
@@ -74,7 +77,7 @@ export function illustration(id) {
       animate: Boolean(last),
     });
     const n = mini.count(rows);
-    score.textContent = t("game.countsLine", { x: n.x, o: n.o });
+    score.textContent = t("game.countsLine", { xName: colorName("x"), x: n.x, oName: colorName("o"), o: n.o });
     el.dataset.state = over ? "over" : canPlay ? "your-turn" : "waiting";
     caption.textContent = lines.join(" ");
   }

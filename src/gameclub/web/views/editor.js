@@ -81,9 +81,11 @@ export function editorView(main) {
   let turn = params.get("fen") && params.get("fen").trim().split(" ")[1] === "o" ? "o" : "x";
   let tool = "blocks";
   let setupOk = false;
+  let codeOk = true; // false while the code field holds a code that means no board
   let closed = false;
   let form = null;
   let seq = 0;
+  let describeSeq = 0;
 
   const board = new Board({ width: SIZE, height: SIZE, label: t("editor.boardLabel") });
   const code = h("input", { id: "editor-code", type: "text", autocomplete: "off", spellcheck: "false",
@@ -199,6 +201,7 @@ export function editorView(main) {
       tool = "blocks";
       document.getElementById("tool-blocks").checked = true;
     }
+    if (!codeOk) return drawPlayable(); // the code field is wrong: no board to set up or share
     drawShare();
     try {
       const setup = await get(`/api/setup?${setupQuery().toString()}`);
@@ -216,7 +219,30 @@ export function editorView(main) {
       setupMessage.className = "setup-message error";
       setupMessage.textContent = errorText(err);
     }
-    for (const b of playBox.querySelectorAll("button")) b.disabled = !setupOk;
+    drawPlayable();
+  }
+
+  /** The play buttons work only for a board that is both described and set up. */
+  function drawPlayable() {
+    for (const b of playBox.querySelectorAll("button")) b.disabled = !(setupOk && codeOk);
+  }
+
+  /** A code that means no board: nothing of the last good board stays on offer. */
+  function showInvalidCode(err) {
+    codeOk = false;
+    message.textContent = errorText(err);
+    for (const dd of Object.values(info)) {
+      dd.textContent = "—";
+      dd.className = "";
+    }
+    info.valid.textContent = t("editor.noBoard");
+    info.valid.className = "error";
+    board.el.classList.add("stale");
+    setupMessage.className = "setup-message error";
+    setupMessage.textContent = t("editor.fixCode");
+    mount(linkBox);
+    playError.textContent = "";
+    drawPlayable();
   }
 
   function showInfo(d) {
@@ -230,17 +256,20 @@ export function editorView(main) {
 
   /** Ask the server about a code or a drawing; on an error nothing changes but the message. */
   async function describe(query, { fromTyping = false } = {}) {
+    const mine = ++describeSeq; // only the answer to the latest question counts
     try {
       const d = await get(`/api/blocks?${query}`);
-      if (closed) return;
+      if (closed || mine !== describeSeq) return;
       message.textContent = "";
+      codeOk = true;
+      board.el.classList.remove("stale");
       blocks = d.canonical;
       blockSquares = d.squares;
       if (!fromTyping || document.activeElement !== code) code.value = d.canonical;
       showInfo(d);
       await refreshSetup();
     } catch (err) {
-      if (!closed) message.textContent = errorText(err);
+      if (!closed && mine === describeSeq) showInvalidCode(err);
     }
   }
 
@@ -272,6 +301,7 @@ export function editorView(main) {
   code.addEventListener("input", () => {
     const text = code.value.trim();
     if (text) describe(`code=${encodeURIComponent(text)}`, { fromTyping: true });
+    else showInvalidCode(new Error(t("editor.emptyCode")));
   });
   randomButton.addEventListener("click", async () => {
     try {
@@ -304,6 +334,7 @@ export function editorView(main) {
 
   async function create(path, after) {
     playError.textContent = "";
+    if (!(setupOk && codeOk)) return;
     try {
       after(await post(path, gameBody()));
     } catch (err) {

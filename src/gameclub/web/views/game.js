@@ -16,9 +16,11 @@ import { formatClock, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
 import { colorLabel } from "../prefs.js";
+import { playMoveSound } from "../sound.js";
 import { navigate } from "../router.js";
 import { socket } from "../socket.js";
 import { announce, errorText, toast } from "../ui.js";
+import { blocksText, clockText } from "./settings.js";
 
 const OTHER = { x: "o", o: "x" };
 /** Endings by the rules: a takeback (computer, hot seat) may reopen such a game. */
@@ -58,10 +60,12 @@ export function gameView(main, { id }) {
   let presence = null;
   let resignArmed = null;
   let closed = false;
+  let flipChoice = null; // the viewer's own choice of orientation (the flip button), else by their side
 
   const title = h("h1", { tabindex: -1, class: "game-title" }, t("game.loading"));
   const status = h("p", { id: "game-status", class: "game-status" });
   const watchers = h("p", { id: "spectators", class: "spectators" });
+  const settingsLine = h("p", { id: "game-settings", class: "game-settings" });
   const banner = h("div", { id: "result-banner", class: "result-banner", hidden: true });
   const notice = h("div", { id: "game-notice", class: "game-notice" });
   const cards = { x: playerCard("x"), o: playerCard("o") };
@@ -75,31 +79,62 @@ export function gameView(main, { id }) {
   const moveForm = h("form", { id: "move-form", class: "move-form" },
     h("label", { for: moveInput.id }, t("game.typeMove")), moveInput,
     h("button", { type: "submit" }, t("game.play")));
-  const counts = h("p", { class: "counts-line", id: "piece-counts" });
+  const moveError = h("p", { id: "move-error", class: "form-error", role: "alert" });
+  const counts = h("span", { class: "counts-line", id: "piece-counts" });
+  const flipButton = h("button", { type: "button", id: "flip-board", class: "small", "aria-pressed": "false" },
+    t("game.flip"));
+  const boardColumn = h("div", { class: "board-column" });
   const tools = h("p", { class: "game-tools" },
     h("a", { href: `/api/games/${encodeURIComponent(id)}/pgn`, download: `gameclub-${id}.pgn`,
       id: "download-pgn", class: "button small" }, t("game.downloadPgn")), " ",
     h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "button small", id: "open-replay" },
       t("result.replay")));
+  const pgnNote = h("p", { class: "hint", id: "pgn-note" }, t("game.pgnNote"));
 
   mount(main,
     h("section", { class: "game", id: "game", dataset: { game: id } },
-      h("div", { class: "game-head" }, title, status, watchers),
+      h("div", { class: "game-head" }, title, status, watchers, settingsLine),
       banner,
       h("div", { class: "game-layout" },
-        h("div", { class: "board-column" }, cards.o.el, boardBox, cards.x.el, counts),
+        boardColumn,
         h("aside", { class: "side-column" },
-          notice, actions, moveForm,
-          h("h2", {}, t("game.moves")), moveList, tools))));
+          notice, actions, moveForm, moveError,
+          h("h2", {}, t("game.moves")), moveList, tools, pgnNote))));
+  const underBoard = h("div", { class: "under-board" }, counts, flipButton);
+  placeCards();
+
+  flipButton.addEventListener("click", () => {
+    flipChoice = !flipped();
+    placeCards();
+  });
 
   moveForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = moveInput.value.trim().toLowerCase();
     if (!text) return;
-    play(text).then((ok) => {
+    play(text, { typed: true }).then((ok) => {
       if (ok) moveInput.value = "";
     });
   });
+  moveInput.addEventListener("input", () => {
+    moveError.textContent = "";
+  });
+
+  /** Seen from the second player's side: the viewer plays o (hot seat: as drawn), unless they chose. */
+  function flipped() {
+    if (flipChoice !== null) return flipChoice;
+    return Boolean(state && state.you === "o" && !state.hotseat);
+  }
+
+  /** The player whose side is nearest the viewer is drawn below the board, the other above. */
+  function placeCards() {
+    const turned = flipped();
+    const [top, bottom] = turned ? [cards.x.el, cards.o.el] : [cards.o.el, cards.x.el];
+    boardColumn.replaceChildren(top, boardBox, bottom, underBoard);
+    if (board) board.setFlipped(turned);
+    flipButton.setAttribute("aria-pressed", String(turned));
+    flipButton.title = t("game.flipHint");
+  }
 
   function playerCard(color) {
     const name = h("span", { class: "name" });
@@ -113,12 +148,20 @@ export function gameView(main, { id }) {
     return { el, name, rating, dot, count, clock };
   }
 
-  async function play(move) {
+  /** An error of this game: one at a time (a new one replaces it), gone after a while. */
+  function showError(text, typed) {
+    if (typed) moveError.textContent = text;
+    else toast(text, { kind: "error", key: `game-${id}` });
+    announce(text);
+  }
+
+  async function play(move, { typed = false } = {}) {
     if (!state || pending) return false;
     if (!state.you || state.status !== "started") {
-      toast(t("game.notYourGame"), { kind: "error" });
+      showError(t("game.notYourGame"), typed);
       return false;
     }
+    moveError.textContent = "";
     pending = true;
     drawBoard(false);
     drawStatus();
@@ -126,9 +169,7 @@ export function gameView(main, { id }) {
       await socket.move(id, move, state.moves.length);
       return true;
     } catch (err) {
-      const text = errorText(err);
-      toast(text, { kind: "error" });
-      announce(text);
+      showError(errorText(err), typed);
       if (err.code === "stale" || err.code === "not-your-turn") socket.sub(id);
       return false;
     } finally {
@@ -145,7 +186,7 @@ export function gameView(main, { id }) {
       await socket.request({ t: kind, game: id });
       return true;
     } catch (err) {
-      if (!closed && err.code !== "unsubscribed") toast(errorText(err), { kind: "error" });
+      if (!closed && err.code !== "unsubscribed") toast(errorText(err), { kind: "error", key: `game-${id}` });
       return false;
     }
   }
@@ -159,6 +200,7 @@ export function gameView(main, { id }) {
     if (!state) return;
     if (!board || board.width !== state.width || board.height !== state.height) {
       board = new Board({ width: state.width, height: state.height, onMove: play });
+      board.setFlipped(flipped());
       mount(boardBox, board.el);
     }
     // A delta's plies: the move and the forced passes after it; all their flips are animated.
@@ -186,7 +228,7 @@ export function gameView(main, { id }) {
       card.el.classList.toggle("to-move", state.status === "started" && state.turn === c);
       card.el.classList.toggle("you", state.you === c);
     }
-    counts.textContent = t("game.countsLine", { x: state.counts.x, o: state.counts.o });
+    counts.textContent = t("game.countsLine", { xName: colorName("x"), x: state.counts.x, oName: colorName("o"), o: state.counts.o });
   }
 
   function drawClocks() {
@@ -245,7 +287,7 @@ export function gameView(main, { id }) {
         : t("game.takebackFrom", { color: colorName(state.takeback_offer) })));
     }
     if (state.hotseat && you) parts.push(h("p", { class: "hint", id: "hotseat-notice" }, t("game.hotseatHint")));
-    if (!you) parts.push(h("p", { class: "hint" }, t("game.watching"), " ", h("a", { href: "/watch" }, t("nav.watch"))));
+    if (!you) parts.push(h("p", { class: "hint", id: "watching-notice" }, t("game.watching")));
     mount(notice, parts);
   }
 
@@ -282,7 +324,7 @@ export function gameView(main, { id }) {
           }
         }, { id: "resign" });
       out.push(resign);
-      if (!vsComputer) {
+      if (!vsComputer && !state.hotseat) { // on the hot seat both sides are you: nobody to offer a draw to
         if (state.draw_offer === opp) {
           out.push(button(t("game.acceptDraw"), "primary", () => act("draw"), { id: "draw-accept" }));
           out.push(button(t("game.declineDraw"), "", () => act("draw-decline"), { id: "draw-decline" }));
@@ -390,6 +432,15 @@ export function gameView(main, { id }) {
     watchers.dataset.count = String(n);
   }
 
+  /** The rules, the board (its Blocs-Config code, a link to the editor) and the clock. */
+  function drawSettings() {
+    const blocks = state.blocks
+      ? h("a", { href: `/editor?blocks=${encodeURIComponent(state.blocks)}`, id: "game-blocks" }, state.blocks)
+      : h("span", { id: "game-blocks" }, blocksText(null));
+    mount(settingsLine, state.rules, " · ", t("settings.blocks"), ": ", blocks, " · ", clockText(state.clock),
+      state.rated ? ` · ${t("settings.ratedShort")}` : "");
+  }
+
   function drawTitle() {
     const x = playerName(state.players.x);
     const o = playerName(state.players.o);
@@ -399,6 +450,8 @@ export function gameView(main, { id }) {
 
   function drawAll(animate) {
     drawTitle();
+    drawSettings();
+    if (flipChoice === null && board && board.flipped !== flipped()) placeCards();
     drawBoard(animate);
     drawCards();
     drawClocks();
@@ -457,9 +510,10 @@ export function gameView(main, { id }) {
     state = msg;
     presence = null;
     clockAnchor = performance.now();
-    const animate = Boolean(old && old.moves.length !== msg.moves.length);
+    const animate = Boolean(old && old.moves.length < msg.moves.length);
     announceChanges(old, msg);
     drawAll(animate);
+    if (animate) playMoveSound({ flips: (msg.last && msg.last.flipped || []).length });
     if (!old) title.focus({ preventScroll: true });
   });
   const offPresence = socket.on("presence", (msg) => {

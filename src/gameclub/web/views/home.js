@@ -9,10 +9,11 @@
 import { ApiError, del, get, loadMe, post, session } from "../api.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
+import { colorLabel } from "../prefs.js";
 import { navigate } from "../router.js";
 import { socket } from "../socket.js";
 import { errorText, toast } from "../ui.js";
-import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary } from "./settings.js";
+import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary, sideText } from "./settings.js";
 import { invitationList } from "./invite.js";
 
 export const QUICK_GAME = { level: "simple", color: "x", rules: "ataxx", blocks: null, clock: null };
@@ -67,8 +68,10 @@ export function homeView(main) {
       h("p", { class: "tagline" }, t("home.tagline")),
       counts,
       h("p", { class: "welcome" }, t("home.guestsWelcome")),
+      h("p", { class: "learn-link" }, t("home.newHere"), " ",
+        h("a", { href: "/learn", id: "learn-link" }, t("home.learn"))),
       quick,
-      h("p", { class: "hint" }, t("home.quickHint")),
+      h("p", { class: "hint", id: "quick-hint" }, t("home.quickHint", { color: colorLabel("x").toLowerCase() })),
       quickError,
       h("p", { class: "features" }, t("home.features")),
       h("nav", { class: "hero-links" },
@@ -149,7 +152,7 @@ export function homeView(main) {
       mount(seeksBox, h("p", { class: "empty" }, t("lobby.noSeeks")));
       return;
     }
-    mount(seeksBox, h("table", { class: "list", id: "seek-table" },
+    mount(seeksBox, h("table", { class: "list cards", id: "seek-table" },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("lobby.player")),
         h("th", { scope: "col" }, t("lobby.rating")),
@@ -164,11 +167,11 @@ export function homeView(main) {
           : h("button", { type: "button", class: "seek-accept primary", dataset: { seek: seek.id } }, t("lobby.accept"));
         button.addEventListener("click", () => seekAction(seek, button));
         return h("tr", { dataset: { seek: seek.id } },
-          h("td", {}, seek.user ? seek.user.name : "?"),
-          h("td", {}, seek.user ? seek.user.rating_text || "" : ""),
-          h("td", {}, settingsSummary(seek)),
-          h("td", {}, t(`settings.seekColor.${seek.color}`)),
-          h("td", {}, button));
+          h("td", { dataset: { label: t("lobby.player") } }, seek.user ? seek.user.name : "?"),
+          h("td", { dataset: { label: t("lobby.rating") } }, seek.user ? seek.user.rating_text || "" : ""),
+          h("td", { class: "wide", dataset: { label: t("lobby.settings") } }, settingsSummary(seek)),
+          h("td", { dataset: { label: t("lobby.side") } }, sideText(seek.color)),
+          h("td", { class: "actions" }, button));
       }))));
   };
 

@@ -12,7 +12,8 @@ import { t } from "../i18n.js";
 import { navigate } from "../router.js";
 import { socket } from "../socket.js";
 import { errorText, toast } from "../ui.js";
-import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary } from "./settings.js";
+import { accountLink } from "./account.js";
+import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary, sideText } from "./settings.js";
 
 export function inviteUrl(invitation) {
   return new URL(invitation.url || `/invite/${invitation.id}`, location.origin).href;
@@ -168,7 +169,7 @@ export function invitationView(main, { id }) {
     const parts = [
       h("p", { class: "invitation-from" }, t("invite.from", { name: inv.from ? inv.from.name : "?" })),
       h("p", {}, settingsSummary(inv)),
-      h("p", {}, t("invite.senderPlays", { side: t(`settings.seekColor.${inv.color}`) })),
+      h("p", {}, t("invite.senderPlays", { side: sideText(inv.color) })),
     ];
     if (inv.status !== "open") {
       parts.push(h("p", { class: "status" }, t(`invite.status.${inv.status}`)));
@@ -185,6 +186,14 @@ export function invitationView(main, { id }) {
         }
       });
       parts.push(cancel);
+    } else if (inv.rated && (!me || me.guest)) {
+      // Rated games are for accounts: say so before any click, and offer the way in.
+      const here = `/invite/${encodeURIComponent(inv.id)}`;
+      parts.push(h("p", { class: "form-error", id: "invite-needs-account" }, t("invite.ratedNeedsAccount")),
+        h("div", { class: "buttons" },
+          h("a", { class: "button primary big", id: "invite-signup", href: accountLink("signup", here) },
+            t("invite.signupToAccept")),
+          h("a", { class: "button", id: "invite-login", href: accountLink("login", here) }, t("account.login"))));
     } else {
       const error = h("p", { class: "form-error", role: "alert" });
       const yes = h("button", { type: "button", class: "primary big", id: "invite-accept" }, t("invite.accept"));

@@ -13,7 +13,7 @@ import { navigate } from "../router.js";
 import { errorText } from "../ui.js";
 import { copyBox, inviteUrl } from "./invite.js";
 import { drawReplay } from "./replay.js";
-import { DEFAULT_OPTIONS, loadOptions } from "./settings.js";
+import { DEFAULT_OPTIONS, loadOptions, sideChoices } from "./settings.js";
 
 export function loadView(main) {
   let cleanup = null;
@@ -69,7 +69,7 @@ export function loadView(main) {
     };
     if (record.continuable) {
       const level = select("continue-level", DEFAULT_OPTIONS.levels.map((l) => [l, t(`level.${l}`)]), "simple");
-      const color = select("continue-color", [["x", t("settings.colorX")], ["o", t("settings.colorO")]], "x");
+      const color = select("continue-color", sideChoices(), "x");
       loadOptions().then((o) => mount(level, o.levels.map((l) => h("option", { value: l, selected: l === "simple" }, t(`level.${l}`)))), () => {});
       const ai = h("button", { type: "button", class: "primary", id: "continue-ai" }, t("load.continueComputer"));
       const hot = h("button", { type: "button", id: "continue-hotseat" }, t("load.continueHotseat"));

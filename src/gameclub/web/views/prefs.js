@@ -1,12 +1,14 @@
-// views/prefs.js — the player's preferences (/prefs): the colours of the pieces.
+// views/prefs.js — the player's preferences (/prefs): the colours of the pieces, move sounds.
 //
 // A preference only: x moves first whatever its colour. Saved on the server
-// for accounts, in this browser for guests (see prefs.js).
+// for accounts, in this browser for guests (see prefs.js). Move sounds are
+// kept in this browser for everyone, like a volume setting (see sound.js).
 
 import { session } from "../api.js";
 import { h, mount, select } from "../dom.js";
 import { t } from "../i18n.js";
 import { PALETTE, pieceColors, savePieceColors } from "../prefs.js";
+import { setSoundsOn, soundsOn } from "../sound.js";
 import { errorText, toast } from "../ui.js";
 
 export function prefsView(main) {
@@ -23,10 +25,18 @@ export function prefsView(main) {
     h("div", { class: "field" }, h("label", { for: x.id }, t("prefs.colorX")), x),
     h("div", { class: "field" }, h("label", { for: o.id }, t("prefs.colorO")), o),
     preview, h("div", { class: "buttons" }, save, reset), error);
+  const sounds = h("input", { type: "checkbox", id: "pref-sounds", checked: soundsOn() });
+  sounds.addEventListener("change", () => {
+    setSoundsOn(sounds.checked);
+    toast(t(sounds.checked ? "prefs.soundsOn" : "prefs.soundsOff"), { timeout: 2500, key: "prefs" });
+  });
   mount(main, h("h1", { tabindex: -1 }, t("prefs.title")),
     h("p", { class: "hint" }, t("prefs.intro")),
     h("p", { class: "hint" }, session.user && !session.user.guest ? t("prefs.account") : t("prefs.guest")),
-    form);
+    form,
+    h("h2", {}, t("prefs.soundsTitle")),
+    h("div", { class: "field check" }, sounds, h("label", { for: sounds.id }, t("prefs.sounds"))),
+    h("p", { class: "hint" }, t("prefs.soundsHint")));
   const apply = async (colors) => {
     error.textContent = "";
     if (colors.x === colors.o) {

@@ -6,7 +6,7 @@ import { formatDate, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { ratingPlot } from "../plot.js";
 import { errorText } from "../ui.js";
-import { playerName, resultText } from "./game.js";
+import { colorName, playerName, resultText } from "./game.js";
 
 const PAGE = 20;
 
@@ -127,8 +127,8 @@ export function profileView(main, { name }) {
         ? h("table", { class: "list" },
           h("thead", {}, h("tr", {},
             h("th", { scope: "col" }, t("profile.date")),
-            h("th", { scope: "col" }, t("color.x")),
-            h("th", { scope: "col" }, t("color.o")),
+            h("th", { scope: "col" }, colorName("x")),
+            h("th", { scope: "col" }, colorName("o")),
             h("th", { scope: "col" }, t("watch.settings")),
             h("th", { scope: "col" }, t("profile.result")),
             h("th", { scope: "col" }, t("watch.moves")),

@@ -9,6 +9,7 @@
 import { get } from "../api.js";
 import { field, h, select } from "../dom.js";
 import { t } from "../i18n.js";
+import { colorLabel } from "../prefs.js";
 
 let optionsPromise = null;
 
@@ -39,6 +40,14 @@ export function blocksText(blocks) {
   return blocks ? blocks : t("settings.noBlocks");
 }
 
+/** What a rule set is, in the page's language (the server's English line for a rule set this page does not know). */
+export function rulesDescription(ruleset) {
+  if (!ruleset) return "";
+  const key = `settings.rulesDesc.${ruleset.name}`;
+  const text = t(key);
+  return text === key ? ruleset.description || "" : text;
+}
+
 let formCount = 0;
 
 /**
@@ -57,14 +66,13 @@ export function settingsForm(options, cfg = {}) {
     level = select(`${p}-level`, options.levels.map((l) => [l, t(`level.${l}`)]), d.level);
     fields.push(field(t("settings.level"), level));
   }
-  const colorChoices = [["x", t("settings.colorX")], ["o", t("settings.colorO")], ["random", t("settings.colorRandom")]];
+  const colorChoices = [...sideChoices(), ["random", t("settings.colorRandom")]];
   const color = select(`${p}-color`, colorChoices, d.color);
   fields.push(field(t("settings.color"), color));
   const rules = select(`${p}-rules`, options.rulesets.map((r) => [r.name, r.name]), d.rules);
-  const rulesHint = h("small", { class: "hint" });
+  const rulesHint = h("small", { class: "hint rules-hint", id: `${p}-rules-hint` });
   const describe = () => {
-    const r = options.rulesets.find((x) => x.name === rules.value);
-    rulesHint.textContent = (r && r.description) || "";
+    rulesHint.textContent = rulesDescription(options.rulesets.find((x) => x.name === rules.value));
   };
   rules.addEventListener("change", describe);
   describe();
@@ -131,6 +139,16 @@ export function settingsForm(options, cfg = {}) {
     return body;
   };
   return { el: h("div", { class: "settings" }, fields), read };
+}
+
+/** The two sides as <select> choices, named by the colours the player chose ("Red (moves first)"). */
+export function sideChoices() {
+  return [["x", t("settings.colorX", { color: colorLabel("x") })], ["o", colorLabel("o")]];
+}
+
+/** The side a seek's or invitation's sender plays: a colour, or "Random". */
+export function sideText(color) {
+  return color === "x" || color === "o" ? colorLabel(color) : t("settings.seekColor.random");
 }
 
 /** One line describing a seek's or invitation's settings. */

@@ -7,7 +7,7 @@ import { get } from "../api.js";
 import { h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { errorText } from "../ui.js";
-import { playerName } from "./game.js";
+import { colorName, playerName } from "./game.js";
 import { clockText } from "./settings.js";
 
 const REFRESH_MS = 4000;
@@ -28,23 +28,27 @@ export function watchView(main) {
       mount(box, h("p", { class: "empty" }, t("watch.none")), h("a", { href: "/", class: "button" }, t("home.playComputer")));
       return;
     }
-    mount(box, h("table", { class: "list" },
+    const xName = colorName("x");
+    const oName = colorName("o");
+    // On a phone each row is drawn as a card (style.css): the cells carry their column's name.
+    mount(box, h("table", { class: "list cards", id: "live-table" },
       h("thead", {}, h("tr", {},
-        h("th", { scope: "col" }, t("color.x")),
-        h("th", { scope: "col" }, t("color.o")),
+        h("th", { scope: "col" }, xName),
+        h("th", { scope: "col" }, oName),
         h("th", { scope: "col" }, t("watch.settings")),
         h("th", { scope: "col" }, t("watch.moves")),
         h("th", { scope: "col" }, t("watch.score")),
         h("th", { scope: "col" }, t("watch.spectators")),
         h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("lobby.actions"))))),
       h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.id } },
-        h("td", {}, playerName(g.players.x)),
-        h("td", {}, playerName(g.players.o)),
-        h("td", {}, `${g.rules} · ${clockText(g.clock)}${g.rated ? ` · ${t("settings.ratedShort")}` : ""}`),
-        h("td", {}, String(g.plies)),
-        h("td", {}, `${g.counts.x}–${g.counts.o}`),
-        h("td", {}, String(g.spectators)),
-        h("td", {}, h("a", { class: "button watch-link", href: `/game/${g.id}` }, t("watch.open"))))))));
+        h("td", { dataset: { label: xName } }, playerName(g.players.x)),
+        h("td", { dataset: { label: oName } }, playerName(g.players.o)),
+        h("td", { class: "wide", dataset: { label: t("watch.settings") } },
+          `${g.rules} · ${clockText(g.clock)}${g.rated ? ` · ${t("settings.ratedShort")}` : ""}`),
+        h("td", { dataset: { label: t("watch.moves") } }, String(g.plies)),
+        h("td", { dataset: { label: t("watch.score") } }, `${g.counts.x}–${g.counts.o}`),
+        h("td", { dataset: { label: t("watch.spectators") } }, String(g.spectators)),
+        h("td", { class: "actions" }, h("a", { class: "button watch-link", href: `/game/${g.id}` }, t("watch.open"))))))));
   };
   draw();
   const timer = setInterval(draw, REFRESH_MS);
