@@ -144,19 +144,20 @@ def test_two_players_through_an_invitation_link(club, new_page, ui):
 def test_a_spectator_watches_live(club, new_page, ui):
     ann, bob, game = start_friend_game(club, new_page)
     ui.play_one_move(ann)
+    ui.play_one_move(bob)  # the Watch page lists games once both sides have moved
     carl = new_page(club.url)
     carl.goto("/watch")
     carl.locator(f'tr[data-game="{game}"] a.watch-link').click()
     carl.wait_for_url(f"**/game/{game}")
-    ui.wait_moves(carl, 1)
+    ui.wait_moves(carl, 2)
     expect(carl.locator("#game-notice")).to_contain_text("You are watching")
     expect(carl.locator("#move-input")).to_be_disabled()
     for page in (carl, ann, bob):
         expect(page.locator("#spectators")).to_have_text("1 watching")
-    square = ui.play_one_move(bob)
-    ui.wait_moves(carl, 2)
+    square = ui.play_one_move(ann)
+    ui.wait_moves(carl, 3)
     expect(carl.locator(f'[data-square="{square}"]')).to_have_class(re.compile(r"\blast-to\b"))
-    expect(carl.locator("#announcer")).to_contain_text("Blue")
+    expect(carl.locator("#announcer")).to_contain_text("Red")
     carl.goto("/")
     expect(ann.locator("#spectators")).to_have_text("0 watching")
 

@@ -98,7 +98,7 @@ function drawHeader() {
     if (user.guest) {
       mount(who, h("span", { class: "guest-label" }, t("account.guest")), " ", name, " ", prefs, " ",
         h("a", { href: "/login", class: "button small", id: "login-link" }, t("account.login")), " ",
-        h("a", { href: "/signup", class: "button small primary", id: "signup-link" }, t("account.signup")));
+        h("a", { href: "/signup", class: "button small primary", id: "signup-link" }, t("account.signupButton")));
     } else {
       const out = h("button", { type: "button", class: "small", id: "logout" }, t("account.logout"));
       out.addEventListener("click", async () => {

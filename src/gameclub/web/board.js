@@ -207,9 +207,11 @@ export class Board {
    *   (a move followed by forced passes)
    */
   update({ cells, dests = {}, canPlay = false, last = null, animate = false, flips = null }) {
-    this.finishAnimations();
     const before = this.cells;
     const changed = JSON.stringify(cells) !== JSON.stringify(this.cells);
+    // A redraw of the same position (hints, whose turn) lets a move's animation run on.
+    const animating = this.timers.length > 0 && !changed && !animate;
+    if (!animating) this.finishAnimations();
     this.cells = cells;
     this.dests = dests || {};
     this.canPlay = canPlay;
@@ -225,7 +227,7 @@ export class Board {
         const sq = this.squares.get(name);
         const content = line[file] || ".";
         sq.content = content;
-        sq.piece.setAttribute("class", `piece ${pieceKind(content)}`);
+        if (!animating) sq.piece.setAttribute("class", `piece ${pieceKind(content)}`);
         sq.g.classList.toggle("has-x", content === "x");
         sq.g.classList.toggle("has-o", content === "o");
         sq.g.classList.toggle("block", content === "#");
@@ -266,6 +268,7 @@ export class Board {
       mover.animate(frames, { duration: ARRIVE_MS, easing: "ease-out" });
     }
     this.timers.push(setTimeout(() => {
+      this.timers = [];
       for (const mover of this.movers) mover.remove();
       this.movers = [];
       dest.piece.style.visibility = "";

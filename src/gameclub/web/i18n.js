@@ -506,6 +506,7 @@ const en = {
   "settings.rulesDesc.ataxx": "The classic rules: four pieces in the corners; a side with no move passes; a draw after 100 plies without a clone; equal counts are a draw.",
   "settings.rulesDesc.pressibus": "Pressibus, 1997: four pieces in the corners; a stuck side passes, unless the opponent can fill the board (early fill); a threefold repetition ends the game; no move limit.",
   "settings.rulesDesc.site-2005": "The 2005 web site: one piece each in opposite corners; a side with no move loses at once; a threefold repetition ends the game; a tie goes to the second player.",
+  "account.signupButton": "Sign up",
 };
 
 const fr = {
@@ -996,6 +997,7 @@ const fr = {
   "settings.rulesDesc.ataxx": "Les règles classiques : quatre pièces dans les coins ; un camp sans coup passe ; nulle après 100 demi-coups sans clonage ; à égalité de pièces, nulle.",
   "settings.rulesDesc.pressibus": "Pressibus, 1997 : quatre pièces dans les coins ; un camp bloqué passe, sauf si l’adversaire peut remplir le plateau (remplissage anticipé) ; une triple répétition termine la partie ; pas de limite de coups.",
   "settings.rulesDesc.site-2005": "Le site web de 2005 : une pièce chacun dans des coins opposés ; un camp sans coup perd aussitôt ; une triple répétition termine la partie ; l’égalité revient au second joueur.",
+  "account.signupButton": "S’inscrire",
 };
 
 const ru = {
@@ -1507,6 +1509,7 @@ const ru = {
   "settings.rulesDesc.ataxx": "Классические правила: четыре фишки в углах; сторона без ходов пропускает ход; ничья после 100 полуходов без клонирования; при равенстве фишек — ничья.",
   "settings.rulesDesc.pressibus": "Pressibus, 1997: четыре фишки в углах; сторона без ходов пропускает ход, если только соперник не может заполнить доску (досрочное заполнение); троекратное повторение заканчивает партию; без ограничения числа ходов.",
   "settings.rulesDesc.site-2005": "Сайт 2005 года: по одной фишке в противоположных углах; сторона без ходов сразу проигрывает; троекратное повторение заканчивает партию; при равенстве побеждает второй игрок.",
+  "account.signupButton": "Регистрация",
 };
 
 const tables = { en, fr, ru };

@@ -254,7 +254,7 @@ export function editorView(main) {
     info.valid.className = d.valid ? "ok" : "error";
   }
 
-  /** Ask the server about a code or a drawing; on an error nothing changes but the message. */
+  /** Ask the server about a code (``code=``) or a drawing (``squares=``). */
   async function describe(query, { fromTyping = false } = {}) {
     const mine = ++describeSeq; // only the answer to the latest question counts
     try {
@@ -269,7 +269,11 @@ export function editorView(main) {
       showInfo(d);
       await refreshSetup();
     } catch (err) {
-      if (!closed && mine === describeSeq) showInvalidCode(err);
+      if (closed || mine !== describeSeq) return;
+      // A code that means nothing leaves no board; a drawing refused (a block on a corner)
+      // leaves the board as it was, still playable.
+      if (query.startsWith("code=")) showInvalidCode(err);
+      else message.textContent = errorText(err);
     }
   }
 

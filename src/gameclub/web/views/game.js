@@ -61,6 +61,7 @@ export function gameView(main, { id }) {
   let resignArmed = null;
   let closed = false;
   let flipChoice = null; // the viewer's own choice of orientation (the flip button), else by their side
+  let placedFlipped = null; // the orientation the cards were last placed for
 
   const title = h("h1", { tabindex: -1, class: "game-title" }, t("game.loading"));
   const status = h("p", { id: "game-status", class: "game-status" });
@@ -129,6 +130,7 @@ export function gameView(main, { id }) {
   /** The player whose side is nearest the viewer is drawn below the board, the other above. */
   function placeCards() {
     const turned = flipped();
+    placedFlipped = turned;
     const [top, bottom] = turned ? [cards.x.el, cards.o.el] : [cards.o.el, cards.x.el];
     boardColumn.replaceChildren(top, boardBox, bottom, underBoard);
     if (board) board.setFlipped(turned);
@@ -451,7 +453,7 @@ export function gameView(main, { id }) {
   function drawAll(animate) {
     drawTitle();
     drawSettings();
-    if (flipChoice === null && board && board.flipped !== flipped()) placeCards();
+    if (placedFlipped !== flipped()) placeCards();
     drawBoard(animate);
     drawCards();
     drawClocks();
