@@ -141,6 +141,41 @@ def test_guide_rules_module() -> None:
     assert out["reply"] == "c1"
 
 
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_sides_and_rule_sets_are_named_in_every_language() -> None:
+    """Every colour a player may choose names a side, and a Russian verb agrees with it;
+    every rule set the server offers is described in every language."""
+    from gameclub.server.options import RULESETS
+
+    palette = re.findall(r"^  (\w+): \"#", (WEB / "prefs.js").read_text(encoding="utf-8"), re.M)
+    assert len(palette) == 8, palette
+    script = """
+        const said = {};
+        for (const lang of ["en", "fr", "ru"]) {
+          setLocale(lang);
+          said[lang] = {
+            wins: Object.fromEntries(PALETTE.map((c) =>
+              [c, t("result.wins", { color: t(`side.${c}`) })])),
+            rules: Object.fromEntries(RULESETS.map((r) => [r, t(`settings.rulesDesc.${r}`)])),
+          };
+        }
+        console.log(JSON.stringify(said));
+    """
+    names = f"const PALETTE = {json.dumps(palette)};"
+    names += f"const RULESETS = {json.dumps(sorted(RULESETS))};"
+    out = run_module(I18N.read_text(encoding="utf-8"), names + script)
+    assert isinstance(out, dict)
+    # Russian: the side is the plural colour ("Синие"), and so is the verb ("побеждают").
+    for color, line in out["ru"]["wins"].items():
+        side, verb = line.split(" ")
+        assert side.endswith(("ые", "ие")) and verb == "побеждают", (color, line)
+    assert out["en"]["wins"]["blue"] == "Blue wins" and out["fr"]["wins"]["blue"] == "Bleu gagne"
+    for lang in ("en", "fr", "ru"):
+        for name, text in out[lang]["rules"].items():
+            assert not text.startswith("settings."), (lang, name)
+    assert out["fr"]["rules"] != out["en"]["rules"] != out["ru"]["rules"]
+
+
 # -- in the browser ------------------------------------------------------------------------
 
 browser = pytest.mark.browser

@@ -288,3 +288,35 @@ def test_moves_are_animated_unless_reduced_motion_is_asked(club, new_page, ui, m
     expect(page.locator(".board .mover")).to_have_count(0)
     for square in ("a7", "g1"):
         expect(page.locator(f'[data-square="{square}"] .piece')).to_have_class(re.compile(r"\bx\b"))
+
+
+def test_the_game_page_speaks_of_its_own_board(club, new_page):
+    page = new_page(club.url)
+    page.goto("/editor?blocks=g")
+    expect(page.locator("#editor-canonical")).to_have_text("g")
+    page.locator("#editor-hotseat").click()
+    page.wait_for_url(GAME_URL)
+    # The board's Blocs-Config code, with a link to draw it.
+    expect(page.locator("#game-blocks")).to_have_text("g")
+    expect(page.locator("#game-blocks")).to_have_attribute("href", "/editor?blocks=g")
+    # On the hot seat both sides are you: no draw to offer to yourself.
+    expect(page.locator("#resign")).to_be_visible()
+    expect(page.locator("#draw-offer")).to_have_count(0)
+    # Typed moves are checked against this board's files and ranks, one message at a time.
+    move = page.locator("#move-input")
+    for text in ("zz", "h9"):
+        move.fill(text)
+        move.press("Enter")
+        expect(page.locator("#move-error")).to_contain_text(text)
+        expect(page.locator("#move-error")).to_contain_text("a-g")
+        expect(page.locator("#move-error")).to_contain_text("1-7")
+    expect(page.locator("#move-error")).not_to_contain_text("zz")
+    move.fill("d4")  # a square of the board, but no piece can get there
+    move.press("Enter")
+    expect(page.locator("#move-error")).to_contain_text("d4")
+    expect(page.locator(".toast.error")).to_have_count(0)
+    # A spectator is told they are watching, with no link to the page they came from.
+    carl = new_page(club.url)
+    carl.goto(page.url)
+    expect(carl.locator("#watching-notice")).to_be_visible()
+    expect(carl.locator('#game-notice a[href="/watch"]')).to_have_count(0)

@@ -507,6 +507,7 @@ const en = {
   "settings.rulesDesc.pressibus": "Pressibus, 1997: four pieces in the corners; a stuck side passes, unless the opponent can fill the board (early fill); a threefold repetition ends the game; no move limit.",
   "settings.rulesDesc.site-2005": "The 2005 web site: one piece each in opposite corners; a side with no move loses at once; a threefold repetition ends the game; a tie goes to the second player.",
   "account.signupButton": "Sign up",
+  "game.badMoveText": "“{text}” is not a move: type a square with a file {files} and a rank {ranks}, such as b2 (a clone), or two, such as a1a3 (a jump).",
 };
 
 const fr = {
@@ -998,6 +999,7 @@ const fr = {
   "settings.rulesDesc.pressibus": "Pressibus, 1997 : quatre pièces dans les coins ; un camp bloqué passe, sauf si l’adversaire peut remplir le plateau (remplissage anticipé) ; une triple répétition termine la partie ; pas de limite de coups.",
   "settings.rulesDesc.site-2005": "Le site web de 2005 : une pièce chacun dans des coins opposés ; un camp sans coup perd aussitôt ; une triple répétition termine la partie ; l’égalité revient au second joueur.",
   "account.signupButton": "S’inscrire",
+  "game.badMoveText": "« {text} » n’est pas un coup : tapez une case avec une colonne {files} et une rangée {ranks}, comme b2 (un clonage), ou deux, comme a1a3 (un saut).",
 };
 
 const ru = {
@@ -1510,6 +1512,7 @@ const ru = {
   "settings.rulesDesc.pressibus": "Pressibus, 1997: четыре фишки в углах; сторона без ходов пропускает ход, если только соперник не может заполнить доску (досрочное заполнение); троекратное повторение заканчивает партию; без ограничения числа ходов.",
   "settings.rulesDesc.site-2005": "Сайт 2005 года: по одной фишке в противоположных углах; сторона без ходов сразу проигрывает; троекратное повторение заканчивает партию; при равенстве побеждает второй игрок.",
   "account.signupButton": "Регистрация",
+  "game.badMoveText": "«{text}» — это не ход: введите клетку с вертикалью {files} и горизонталью {ranks}, например b2 (клонирование), или две, например a1a3 (прыжок).",
 };
 
 const tables = { en, fr, ru };

@@ -47,6 +47,19 @@ export function resultText(result) {
   return [head, reason, score].filter(Boolean).join(" — ");
 }
 
+/**
+ * Why typed ``text`` is no move on a ``width`` x ``height`` board, naming the
+ * board's own files and ranks ("a-g", "1-7"); null when it looks like one
+ * (the server still decides whether it is legal).
+ */
+export function moveTextProblem(text, width, height) {
+  const files = "abcdefghijklmnopqrstuvwxyz";
+  const square = (f, r) => files.indexOf(f) >= 0 && files.indexOf(f) < width && Number(r) >= 1 && Number(r) <= height;
+  const m = /^([a-z])(\d{1,2})(?:([a-z])(\d{1,2}))?$/.exec(text);
+  if (m && square(m[1], m[2]) && (!m[3] || square(m[3], m[4]))) return null;
+  return t("game.badMoveText", { text, files: `a-${files[width - 1]}`, ranks: `1-${height}` });
+}
+
 /** Who made move number ``ply`` given the side to move after ``n`` moves. */
 function moverOf(ply, n, turn) {
   return (n - ply) % 2 === 1 ? OTHER[turn] : turn;
@@ -113,6 +126,11 @@ export function gameView(main, { id }) {
     e.preventDefault();
     const text = moveInput.value.trim().toLowerCase();
     if (!text) return;
+    const problem = state ? moveTextProblem(text, state.width, state.height) : null;
+    if (problem) {
+      showError(problem, true);
+      return;
+    }
     play(text, { typed: true }).then((ok) => {
       if (ok) moveInput.value = "";
     });
