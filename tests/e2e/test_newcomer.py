@@ -9,6 +9,10 @@
 5. A guest who opens a rated invitation is offered to sign up, then comes back to accept.
 6. A phone-sized screen (390 px): a short header before the board, the Watch list
    within the screen; at 1280 px the header, language picker included, on one line.
+7. Moves are animated, and not for people who ask for reduced motion.
+8. The game page names its board's code, checks typed moves against the board's
+   own files and ranks (one message at a time), offers no draw on the hot seat
+   and no pointless link to spectators.
 """
 
 from __future__ import annotations
@@ -113,6 +117,9 @@ def test_chosen_colours_name_the_sides_everywhere(club, new_page):
     page.locator("#play-computer").click()
     page.wait_for_url(GAME_URL)
     expect(page.locator("#piece-counts")).to_have_text("Yellow 2 · Black 2")
+    game = page.url.rsplit("/", 1)[1]
+    page.goto(f"/replay/{game}")
+    expect(page.locator("#replay")).to_contain_text("Yellow 2 · Black 2")
     page.goto("/")
     page.locator("#ai-details summary").click()
     expect(page.locator('#ai-color option[value="x"]')).to_have_text("Yellow (moves first)")

@@ -58,7 +58,13 @@ export function drawReplay(main, game, opts = {}) {
     let ply = opts.startPly !== undefined ? Math.min(total, opts.startPly) : total;
     const board = new Board({ width: game.width, height: game.height, label: t("replay.boardLabel") });
     const position = h("p", { class: "replay-position", id: "replay-position", aria: { live: "polite" } });
-    const counts = h("p", { class: "counts-line" });
+    const counts = h("span", { class: "counts-line", id: "replay-counts" });
+    const flip = h("button", { type: "button", id: "flip-board", class: "small", "aria-pressed": "false",
+      title: t("game.flipHint") }, t("game.flip"));
+    flip.addEventListener("click", () => {
+      board.setFlipped(!board.flipped);
+      flip.setAttribute("aria-pressed", String(board.flipped));
+    });
     const slider = h("input", { type: "range", min: 0, max: total, value: ply, id: "replay-slider",
       "aria-label": t("replay.slider") });
     const btn = (label, aria, target) => {
@@ -85,7 +91,8 @@ export function drawReplay(main, game, opts = {}) {
         ? t("replay.start")
         : t("replay.after", { n: ply, total, color: colorName(mover), move: move === "0000" ? t("moves.pass") : move });
       position.textContent = text;
-      counts.textContent = t("game.countsLine", { x: pos.counts.x, o: pos.counts.o });
+      counts.textContent = t("game.countsLine",
+        { xName: colorName("x"), x: pos.counts.x, oName: colorName("o"), o: pos.counts.o });
       mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k) }));
       if (opts.onPly) opts.onPly(ply);
       if (speak) announce(text);
@@ -117,7 +124,8 @@ export function drawReplay(main, game, opts = {}) {
           h("p", { class: "replay-result", id: "replay-result" }, resultLine),
           opts.head || null),
         h("div", { class: "game-layout" },
-          h("div", { class: "board-column" }, h("div", { class: "board-box" }, board.el), counts, position, controls, slider),
+          h("div", { class: "board-column" }, h("div", { class: "board-box" }, board.el),
+            h("div", { class: "under-board" }, counts, flip), position, controls, slider),
           h("aside", { class: "side-column" },
             opts.aside || null,
             h("h2", {}, t("game.moves")), moveBox,
@@ -128,6 +136,7 @@ export function drawReplay(main, game, opts = {}) {
               game.width === 7 && game.height === 7
                 ? h("a", { class: "button small", id: "open-editor", href: `/editor?${editorQuery}` }, t("replay.openEditor"))
                 : null),
+            id ? h("p", { class: "hint", id: "pgn-note" }, t("game.pgnNote")) : null,
             game.pgn ? h("details", {}, h("summary", {}, t("replay.pgn")), h("pre", { class: "pgn" }, game.pgn)) : null))));
     go(ply, false);
     return () => document.removeEventListener("keydown", onKey);
