@@ -18,9 +18,10 @@ export function announce(text) {
  * Show a notice; returns a function that removes it.
  * @param {Node|string} content
  * @param {{timeout?: number, kind?: string, key?: string}} opts  timeout 0 keeps it until
- *   closed; a notice with the ``key`` of one still shown replaces it (errors do not pile up)
+ *   closed; a notice with the ``key`` of one still shown replaces it. Errors share one key
+ *   unless given another: a new error replaces the last, they never pile up.
  */
-export function toast(content, { timeout = 6000, kind = "info", key = null } = {}) {
+export function toast(content, { timeout = 6000, kind = "info", key = kind === "error" ? "error" : null } = {}) {
   const box = document.getElementById("toasts");
   const close = h("button", { class: "toast-close", type: "button", "aria-label": "×" }, "×");
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, content, close);
