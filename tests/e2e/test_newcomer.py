@@ -9,7 +9,8 @@
 5. A guest who opens a rated invitation is offered to sign up, then comes back to accept.
 6. A phone-sized screen (390 px): a short header before the board, the Watch list
    within the screen; at 1280 px the header, language picker included, on one line.
-7. Moves are animated, and not for people who ask for reduced motion.
+7. Moves are animated, and not for people who ask for reduced motion; move sounds
+   can be turned off.
 8. The game page names its board's code, checks typed moves against the board's
    own files and ranks (one message at a time), offers no draw on the hot seat
    and no pointless link to spectators.
@@ -327,3 +328,14 @@ def test_the_game_page_speaks_of_its_own_board(club, new_page):
     carl.goto(page.url)
     expect(carl.locator("#watching-notice")).to_be_visible()
     expect(carl.locator('#game-notice a[href="/watch"]')).to_have_count(0)
+
+
+def test_move_sounds_can_be_turned_off(club, new_page):
+    page = new_page(club.url)
+    page.goto("/prefs")
+    sounds = page.locator("#pref-sounds")
+    expect(sounds).to_be_checked()
+    sounds.uncheck()
+    page.reload()
+    expect(page.locator("#pref-sounds")).not_to_be_checked()
+    assert page.evaluate("localStorage.getItem('gameclub.sounds')") == "off"

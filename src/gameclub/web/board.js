@@ -173,6 +173,10 @@ export class Board {
     }
     this.el.classList.toggle("flipped", flipped);
     this.drawCoords();
+    // The keyboard starts from the corner seen at the top left, as before the turn.
+    if (!this.el.contains(document.activeElement)) {
+      this.moveCursor(flipped ? squareName(this.width - 1, 0) : squareName(0, this.height - 1), false);
+    }
   }
 
   /** The centre of square ``name`` as drawn (in the board's SVG units). */
