@@ -241,6 +241,8 @@ class Round:
         self.waiting_for: Color | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: The computer's task for its current turn, and the epoch it was started in.
+        self._thinking: tuple[asyncio.Task[None], int] | None = None
 
     # -- reading ----------------------------------------------------------------------
 
@@ -639,10 +641,11 @@ class Round:
                 else:
                     self._arm_flag_timer()
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -964,26 +967,48 @@ class Round:
     # -- the computer ------------------------------------------------------------------------
 
     def _maybe_ai(self) -> None:
+        thinking = self._thinking
+        if (
+            thinking is not None
+            and thinking[1] != self.epoch
+            and not thinking[0].done()
+            and thinking[0] is not asyncio.current_task()
+        ):
+            # Taken back: what the computer is thinking about is no longer the game.
+            thinking[0].cancel()
         if self.live and self.seats[self.board.turn].ai is not None:
-            self._spawn(self._ai_turn(len(self.moves), self.epoch))
+            ply, epoch = len(self.moves), self.epoch
+            task = self._spawn(self._ai_turn(ply, epoch))
+            self._thinking = (task, epoch)
 
-    async def _ai_turn(self, ply: int, epoch: int = 0) -> None:
-        color = self.board.turn
-        seat = self.seats[color]
-        assert seat.ai is not None
-        settings = self.hub.settings
-        movetime = settings.ai_max_movetime_s
-        if self.clock is not None:
-            left = self.clock.time_left(color, now_ms()) / 1000
-            movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
-        args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+    async def _ai_turn(self, ply: int, epoch: int) -> None:
+        """The computer's move number ``ply``, chosen off the event loop and played.
+
+        The task starts after the action that created it has let go of the lock,
+        and another action (a takeback, a resignation) may come first: what to
+        think about is read under the lock, and only if it is still the
+        computer's turn at ``ply`` in the same ``epoch``.
+        """
+        async with self.lock:
+            if not self.live or self.epoch != epoch or len(self.moves) != ply:
+                return
+            color = self.board.turn
+            level = self.seats[color].ai
+            if level is None:
+                return
+            settings = self.hub.settings
+            movetime = settings.ai_max_movetime_s
+            if self.clock is not None:
+                left = self.clock.time_left(color, now_ms()) / 1000
+                movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
+            args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
         try:
             text = await self.hub.engines.choose(
-                *args, seat.ai, seed=random.getrandbits(32), movetime=movetime
+                *args, level, seed=random.getrandbits(32), movetime=movetime
             )
         except Exception:
             # A level that fails must not hang the game: play the simple level instead.
-            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, seat.ai)
+            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, level)
             text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
         try:
             await self.play(color, text, ply, epoch=epoch)
