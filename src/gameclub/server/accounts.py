@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.fields import key
 from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
 from gameclub.server.settings import Settings
 from gameclub.server.store.db import Database
@@ -261,7 +262,8 @@ class Accounts:
         self.attempts.check(f"ip:{client}", "sign-up and login attempts")
         self.failures.check(f"name:{name.lower()}", "failed logins for this name")
         self.attempts.hit(f"ip:{client}")
-        user = await self._find_user(name)
+        # A name that no account can have (odd characters) is not looked up.
+        user = await self._find_user(name) if key(name) else None
         if user is None or user.guest or user.password_hash is None:
             await anyio.to_thread.run_sync(self._verify_dummy, password)
             self.failures.hit(f"name:{name.lower()}")

@@ -33,6 +33,7 @@ from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
 from gameclub.server.errors import ClubError
+from gameclub.server.fields import key
 from gameclub.server.options import GameOptions
 from gameclub.server.ratings import Rating
 from gameclub.server.settings import Settings
@@ -1071,8 +1072,8 @@ class Rounds:
 
     async def get(self, game_id: Any) -> Round:
         """The round of ``game_id`` (loaded from the store if needed) or ``no-such-game``."""
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
-            raise ClubError("no-such-game", f"no game {game_id!r}", 404)
+        if key(game_id) is None or len(game_id) > 16:
+            raise ClubError("no-such-game", f"no game {str(game_id)[:20]!r}", 404)
         rnd = self.rounds.get(game_id)
         if rnd is not None:
             return rnd

@@ -230,8 +230,9 @@ async def _read_loop(conn: Connection) -> None:
 async def handle_text(conn: Connection, text: str) -> None:
     try:
         data = jsontext.loads(text)
-    except ValueError:
-        conn.send({"t": "error", "code": "bad-json", "message": "the message is not valid JSON"})
+    except jsontext.BadJSON as exc:
+        code = "bad-json" if exc.field is None else "bad-field"
+        conn.send({"t": "error", "code": code, "message": f"the message is {exc.message}"})
         return
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         conn.send(
