@@ -106,3 +106,35 @@ def test_keys_that_cannot_name_anything_are_unknown(club):
     ws = ann.socket()
     ws.send({"t": "sub", "game": "a\x00b"})
     assert ws.expect_type("error")["code"] == "no-such-game"
+
+
+def test_a_record_is_continuable_exactly_where_a_game_can_start(club):
+    """Every position's ``continuable`` is what game creation answers for it."""
+    ann = club.browser()
+    full = "xxxxxxx/" * 6
+    records = {
+        "a block on a corner": '[FEN "-5o/7/7/7/7/7/o5x x 0 1"]\n\n*\n',
+        "blocks not symmetric": '[FEN "x5o/1-5/7/7/7/7/o5x x 0 1"]\n\n*\n',
+        "over before it starts": f'[FEN "{full}xxxxxxo o 0 1"]\n\n*\n',
+        "over after its move": f'[FEN "{full}xxxxx1o x 0 1"]\n\n1. f1 1-0\n',
+        "a game that goes on": '[Rules "pressibus"]\n\n1. g2 a1a3 2. f1 *\n',
+        "another board size": '[FEN "x3o/5/5/5/o3x x 0 1"]\n\n1. d2 *\n',
+    }
+    for name in ("a block on a corner", "over before it starts"):
+        assert ann.post("/api/records", {"pgn": records[name]}).json()["continuable"] is False
+    for name, pgn in records.items():
+        loaded = ann.post("/api/records", {"pgn": pgn})
+        assert loaded.status_code == 200, (name, loaded.text)
+        record = loaded.json()
+        created = []
+        for position in record["positions"]:
+            body = {"rules": record["rules"], "blocks": record["blocks"], "fen": position["fen"]}
+            response = ann.post("/api/games/hotseat", body)
+            assert response.status_code in (201, 400), response.text
+            created.append(response.status_code == 201)
+            assert position["continuable"] is (response.status_code == 201), (name, position)
+            if response.status_code == 400:
+                assert position["why_not"] == response.json()["error"]["message"]
+        assert record["continuable"] is any(created), name
+        if not any(created):
+            assert record["why_not"] == record["positions"][0]["why_not"]

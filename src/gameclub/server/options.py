@@ -244,6 +244,19 @@ def parse_options(body: dict[str, Any], *, allow_rated: bool = True) -> GameOpti
     return options
 
 
+def why_not_start(rules: str, blocks: str | None, fen: str) -> str | None:
+    """Why a new game could not start from ``fen`` (the message it would get), else ``None``.
+
+    The very check of game creation (:func:`parse_options` with the fields a
+    page sends to continue a record), so that the two cannot disagree.
+    """
+    try:
+        parse_options({"rules": rules, "blocks": blocks, "fen": fen})
+    except ClubError as exc:
+        return exc.message
+    return None
+
+
 def parse_level(value: Any) -> str:
     if not isinstance(value, str) or value not in LEVELS:
         raise bad_field(f"level must be one of {', '.join(LEVELS)}, not {value!r}")
