@@ -33,10 +33,15 @@ class Settings:
     argon2_memory_kib: int = 65536
     argon2_parallelism: int = 4
     session_days: int = 60
-    #: Login / sign-up limits: attempts a minute per client address, failures per name.
+    #: Login / sign-up attempts a minute per client address.
     auth_attempts_per_minute: int = 10
-    auth_failures_per_name: int = 10
-    auth_failure_window_s: float = 300.0
+    #: Failed logins for one name from one address before each next one doubles the
+    #: wait (from ``auth_backoff_s`` up to ``auth_backoff_max_s``); forgotten
+    #: ``auth_failure_window_s`` after the last one.
+    auth_free_failures: int = 5
+    auth_backoff_s: float = 2.0
+    auth_backoff_max_s: float = 900.0
+    auth_failure_window_s: float = 3600.0
     #: WebSocket limits: largest frame accepted, and the per-connection budget.
     ws_max_message_bytes: int = 4096
     ws_burst: int = 30
