@@ -2,7 +2,8 @@
 
 Every knob the server reads lives in :class:`Settings`; ``Settings.from_env()``
 reads the few that come from the environment (``GAMECLUB_DATABASE_URL``,
-``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``).
+``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``,
+``GAMECLUB_TRUSTED_PROXIES``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ class Settings:
     port: int = 8000
     #: Set the ``Secure`` flag on cookies (behind HTTPS).
     secure_cookies: bool = False
+    #: Addresses (or networks, ``10.0.0.0/8``) of the reverse proxies in front of the
+    #: club: only a request coming from one of them is believed about the client's
+    #: address (``X-Forwarded-For``) and scheme. None by default: every address the
+    #: limits count is the peer's own.
+    trusted_proxies: tuple[str, ...] = ()
     #: Argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
@@ -74,6 +80,10 @@ class Settings:
             settings = replace(settings, port=int(env["GAMECLUB_PORT"]))
         if env.get("GAMECLUB_SECURE_COOKIES", "").lower() in ("1", "true", "yes"):
             settings = replace(settings, secure_cookies=True)
+        if env.get("GAMECLUB_TRUSTED_PROXIES"):
+            proxies = env["GAMECLUB_TRUSTED_PROXIES"].split(",")
+            trusted = tuple(proxy.strip() for proxy in proxies if proxy.strip())
+            settings = replace(settings, trusted_proxies=trusted)
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(settings, **given)  # type: ignore[arg-type]
 
