@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
+from typing import Any
+
+from starlette.websockets import WebSocketDisconnect
 
 from gameclub.server.settings import Settings
 
@@ -170,3 +174,74 @@ def test_sessions_are_stored_hashed(club):
     import hashlib
 
     assert hashlib.sha256(token.encode()).hexdigest() in hashes
+
+
+def _closed(socket: Any) -> dict[str, Any]:
+    """The socket's last messages up to its close: the error that says why, and the code."""
+    messages: list[dict[str, Any]] = []
+    try:
+        for _ in range(50):
+            messages.append(socket.receive(timeout=5))
+    except WebSocketDisconnect as exc:
+        return {"messages": messages, "code": exc.code}
+    raise AssertionError(f"the socket stayed open: {messages}")
+
+
+def test_logging_out_closes_the_sessions_sockets(club, first_move):
+    ann = club.browser()
+    ann.sign_up("leaver")
+    game = ann.post("/api/games/hotseat", {}).json()["game"]
+    ws, state = ann.watch(game)
+    move = first_move(state)
+    lobby = ann.socket()
+    # The same account in another browser: a session of its own, which goes on.
+    other = club.browser()
+    assert other.post(
+        "/api/login", {"name": "leaver", "password": "correct horse battery"}
+    ).status_code == 200
+    other_ws, _ = other.watch(game)
+    assert ann.post("/api/logout").status_code == 200
+    for socket in (ws, lobby):
+        closed = _closed(socket)
+        assert closed["code"] == 4001
+        assert [m["code"] for m in closed["messages"] if m["t"] == "error"] == ["session-ended"]
+    # A move or a resignation on the old socket does nothing.
+    for message in (
+        {"t": "move", "game": game, "move": move, "ply": 0},
+        {"t": "resign", "game": game},
+    ):
+        with contextlib.suppress(Exception):
+            ws.send(message)
+    record = other.get(f"/api/games/{game}").json()
+    assert record["moves"] == [] and record["status"] == "started"
+    # The other session's socket still plays.
+    other_ws.send({"t": "move", "game": game, "move": move, "ply": 0, "id": 1})
+    other_ws.expect_type("ack", id=1)
+
+
+def test_a_socket_closes_when_its_session_expires(club):
+    ann = club.browser()
+    token = ann.client.cookies["gc_session"]
+
+    async def expire_soon() -> None:
+        from sqlalchemy import update
+
+        from gameclub.server.accounts import hash_token
+        from gameclub.server.clock import now_ms
+        from gameclub.server.store.models import Session
+
+        async with club.app.state.club.db.write() as db:
+            await db.execute(
+                update(Session)
+                .where(Session.token_hash == hash_token(token))
+                .values(expires_at=now_ms() + 1500)
+            )
+
+    club.client.portal.call(expire_soon)
+    ws = ann.socket()
+    ws.send({"t": "ping", "id": 1})
+    assert ws.expect_type("pong", id=1)
+    closed = _closed(ws)
+    assert closed["code"] == 4001
+    # The expired session is no one now: a new page gets a new guest.
+    assert ann.get("/api/me").json()["user"]["name"] != ann.user["name"]

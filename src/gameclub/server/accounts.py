@@ -51,6 +51,8 @@ class Identity:
     rated_games: int = 0
     csrf: str = ""
     token_hash: str = ""
+    #: When the session ends (ms since the epoch; 0: unknown).
+    expires_at: int = 0
 
     def to_json(self) -> dict[str, object]:
         return user_json(self.user_id, self.name, self.guest, self.rating)
@@ -223,12 +225,14 @@ class Accounts:
             user.rated_games,
             session.csrf,
             token_hash,
+            session.expires_at,
         )
 
     async def _new_session(self, user: User) -> tuple[str, Identity]:
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         now = now_ms()
+        expires_at = now + self.settings.session_days * 86_400_000
         async with self.db.write() as db:
             db.add(
                 Session(
@@ -236,7 +240,7 @@ class Accounts:
                     user_id=user.id,
                     csrf=csrf,
                     created_at=now,
-                    expires_at=now + self.settings.session_days * 86_400_000,
+                    expires_at=expires_at,
                 )
             )
         identity = Identity(
@@ -247,10 +251,12 @@ class Accounts:
             user.rated_games,
             csrf,
             hash_token(token),
+            expires_at,
         )
         return token, identity
 
     async def end_session(self, identity: Identity) -> None:
+        """Delete the session (its open sockets are the caller's to close: ``Connections``)."""
         async with self.db.write() as db:
             await db.execute(delete(Session).where(Session.token_hash == identity.token_hash))
 

@@ -189,8 +189,11 @@ async def login(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     identity = await acting(request)
-    accounts = club_of(request).accounts
+    club = club_of(request)
+    accounts = club.accounts
     await accounts.end_session(identity)
+    # Its sockets go with it: nothing more is done in the name of a session that ended.
+    club.connections.end_session(identity.user_id, identity.token_hash)
     token, guest = await accounts.create_guest()
     response = JSONResponse(await me_json(request, guest))
     set_session_cookie(response, request, token)
