@@ -138,3 +138,17 @@ def test_a_record_is_continuable_exactly_where_a_game_can_start(club):
         assert record["continuable"] is any(created), name
         if not any(created):
             assert record["why_not"] == record["positions"][0]["why_not"]
+
+
+def test_paths_no_route_matches_get_the_apis_error(club):
+    ann = club.browser()
+    for method, path, status, code in [
+        ("GET", "/api/%0A0", 404, "not-found"),
+        ("DELETE", "/api/games/%0A", 404, "not-found"),
+        ("OPTIONS", "/api/me", 405, "bad-method"),
+    ]:
+        response = ann.client.request(method, path)
+        assert response.status_code == status, (method, path)
+        assert response.json()["error"]["code"] == code
+    # Pages and static files are not the API's.
+    assert ann.get("/static/%0A").status_code == 404

@@ -12,8 +12,9 @@ import secrets
 from dataclasses import replace
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gameclub.ataxx import Board, Color
@@ -44,6 +45,21 @@ async def error_response(request: Request, exc: Exception) -> Response:
     if retry is not None:
         headers["Retry-After"] = str(max(1, round(retry)))
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)
+
+
+async def http_error_response(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no route matched: a path with a newline, ...): under
+    ``/api`` in the API's error format, elsewhere as Starlette answers them."""
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    code = {404: "not-found", 405: "bad-method"}.get(exc.status_code, "bad-request")
+    message = f"no API endpoint {request.method} {request.url.path[:100]!r}"
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
 
 
 def set_session_cookie(response: Response, request: Request, token: str) -> None:

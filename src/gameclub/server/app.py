@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
@@ -146,7 +147,10 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={ClubError: api.error_response},
+        exception_handlers={
+            ClubError: api.error_response,
+            HTTPException: api.http_error_response,
+        },
     )
     app.state.settings = settings
     return app
