@@ -53,3 +53,54 @@ def test_a_takeback_right_after_a_move_against_the_computer(club, caplog, first_
     replied: dict[str, Any] = ws.expect(lambda m: m["t"] == "state" and len(m["moves"]) >= 2)
     assert replied["moves"][0] == move and replied["turn"] == "x"
     assert _errors(caplog) == []
+
+
+def _restarted_clock_game(make_club: Any, settings: Any, first_move: Any) -> tuple[Any, ...]:
+    """A clocked game at move 3 (o to move), and the club restarted: o's clock waits."""
+    club = make_club(settings)
+    ann, bob = club.browser(), club.browser()
+    invitation = ann.post("/api/invitations", {"color": "x", "clock": {"base": 60, "increment": 2}})
+    game = bob.post(f"/api/invitations/{invitation.json()['invitation']['id']}/accept").json()[
+        "game"
+    ]
+    a, state = ann.watch(game)
+    b, _ = bob.watch(game)
+    for ply in range(3):
+        ws = a if ply % 2 == 0 else b
+        ws.send({"t": "move", "game": game, "move": first_move(state), "ply": ply})
+        state = ws.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) > n)
+    cookies = (ann.client.cookies, bob.client.cookies)
+    club.stop()
+    again = make_club(settings)
+    ann2, bob2 = again.browser(), again.browser()
+    ann2.client.cookies, bob2.client.cookies = cookies
+    ann2.refresh()
+    bob2.refresh()
+    return game, state, ann2, bob2
+
+
+def test_a_move_before_subscribing_after_a_restart_starts_the_right_clock(
+    make_club, settings, first_move
+):
+    game, state, ann, bob = _restarted_clock_game(make_club, settings, first_move)
+    # o plays without subscribing first (a client that resends its move at once).
+    ws = bob.socket()
+    ws.send({"t": "move", "game": game, "move": first_move(state), "ply": 3, "id": 1})
+    ws.expect_type("ack", id=1)
+    # Then it subscribes: x is to move, and x's clock is the one that runs.
+    ws.send({"t": "sub", "game": game})
+    now = ws.state(game)
+    assert now["turn"] == "x" and now["clocks"]["running"] == "x"
+    a, seen = ann.watch(game)
+    assert seen["clocks"]["running"] == "x"
+
+
+def test_a_game_that_ended_before_its_player_came_back_keeps_its_clocks_stopped(
+    make_club, settings, first_move
+):
+    game, _, ann, bob = _restarted_clock_game(make_club, settings, first_move)
+    a = ann.socket()
+    a.send({"t": "resign", "game": game, "id": 1})
+    a.expect_type("ack", id=1)
+    _, seen = bob.watch(game)
+    assert seen["status"] == "finished" and seen["clocks"]["running"] is None

@@ -403,6 +403,7 @@ class Round:
         waiting = self.waiting_for
         if (
             waiting is not None
+            and self.live
             and waiting in self._colors_of(sub.user_id)
             and self.clock is not None
         ):
@@ -531,6 +532,7 @@ class Round:
         "rematch_id",
         "rating_diffs",
         "last",
+        "waiting_for",
     )
 
     async def _commit(
@@ -666,6 +668,7 @@ class Round:
     ) -> list[dict[str, Any]]:
         if self.clock is not None:
             self.clock.stop(now)
+        self.waiting_for = None  # a finished game's clocks never start again
         self.status = status
         self.winner = winner
         self.reason = reason
@@ -712,6 +715,9 @@ class Round:
         clock = self.clock
         if clock is not None:
             clock.moved(color, now, charge=clock.running is color)
+        # The clocks go on from this move: nobody waits to be back any more (a
+        # player may move after a restart without subscribing first).
+        self.waiting_for = None
         rows = [self._push(move, color, now, plies, auto=False)]
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
@@ -950,6 +956,7 @@ class Round:
         self.score = None
         self.ended_at = None
         self.rematch_offer = None
+        self.waiting_for = None  # the clock of the side to move starts again here
         self.last = last_of(self.board, self.autos)
         clock = self.clock
         if clock is not None:
