@@ -91,7 +91,7 @@ def test_a_move_before_subscribing_after_a_restart_starts_the_right_clock(
     ws.send({"t": "sub", "game": game})
     now = ws.state(game)
     assert now["turn"] == "x" and now["clocks"]["running"] == "x"
-    a, seen = ann.watch(game)
+    _, seen = ann.watch(game)
     assert seen["clocks"]["running"] == "x"
 
 
