@@ -152,3 +152,14 @@ def test_paths_no_route_matches_get_the_apis_error(club):
         assert response.json()["error"]["code"] == code
     # Pages and static files are not the API's.
     assert ann.get("/static/%0A").status_code == 404
+
+
+@pytest.mark.parametrize("digit", ["²", "①", "٥", "３"])
+def test_positions_with_digits_that_are_not_ascii_are_refused(club, digit):
+    ann = club.browser()
+    fen = f"x{digit}o/7/7/7/7/7/o5x x 0 1"
+    response = ann.get("/api/setup", params={"fen": fen})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "invalid-position"
+    response = ann.post("/api/games/hotseat", {"fen": fen})
+    assert response.status_code == 400 and "fen" in response.json()["error"]["message"]

@@ -139,6 +139,15 @@ PGNS = [
 ]
 
 
+#: The FENs with one character changed (a digit that is not ASCII, a separator, ...).
+FEN_VARIANTS = st.builds(
+    lambda fen, at, char: fen[:at] + char + fen[at + 1 :],
+    st.sampled_from(FENS),
+    st.integers(0, 30),
+    st.sampled_from(["²", "①", "٥", "３", "0", "9", "-", "/", " ", "\x00", "x", "o", "#"]),
+)
+
+
 def plausible(*values: Any) -> st.SearchStrategy[Any]:
     """Mostly one of ``values``; sometimes any JSON value or a hostile one."""
     return st.one_of(st.sampled_from(values), st.sampled_from(values), JSON, HOSTILE)
@@ -158,7 +167,7 @@ BODY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "color": plausible("x", "o", "random", "red"),
     "rated": plausible(True, False),
     "start": plausible("standard", "four-corners", "two-corners", "custom"),
-    "fen": plausible(*FENS),
+    "fen": plausible(*FENS) | FEN_VARIANTS,
     "level": plausible("random", "simple", "hard", "expert", "master"),
     "to": plausible(None, "fuzzother", "nobody", "Guest-zzzz"),
     "pgn": plausible(*PGNS),
@@ -176,6 +185,7 @@ QUERY_VALUE = st.one_of(
     st.text(max_size=8),
     st.sampled_from(["²", "①", "٣", "-1", "+1", " 1", "9" * 5000, "1e3", "0x10", "\x00"]),
     st.sampled_from(FENS),
+    FEN_VARIANTS,
 )
 
 
