@@ -104,3 +104,35 @@ def test_a_game_that_ended_before_its_player_came_back_keeps_its_clocks_stopped(
     a.expect_type("ack", id=1)
     _, seen = bob.watch(game)
     assert seen["status"] == "finished" and seen["clocks"]["running"] is None
+
+
+def test_coming_back_while_an_action_is_being_stored(make_club, settings, first_move):
+    """The clock that waited for a player starts under the round's lock: not in the middle
+    of another action (its version, its rollback) that holds it."""
+    game, _, ann, bob = _restarted_clock_game(make_club, settings, first_move)
+    _, before = ann.watch(game)
+    club = ann.client.app.state.club
+    portal = ann.client.portal
+    held = portal.call(asyncio.Event)
+    release = portal.call(asyncio.Event)
+
+    async def hold_the_lock() -> None:
+        rnd = await club.rounds.get(game)
+        async with rnd.lock:
+            held.set()
+            await release.wait()
+
+    holder = portal.start_task_soon(hold_the_lock)
+    try:
+        portal.call(held.wait)
+        ws = bob.socket()
+        ws.send({"t": "sub", "game": game})
+        answer = ws.state(game)
+        # Nothing changed while the lock was held by someone else...
+        assert answer["v"] == before["v"] and answer["clocks"]["running"] is None
+    finally:
+        portal.call(release.set)
+        holder.result(timeout=10)
+    # ... and once it is free, o's clock starts: a new version.
+    started = ws.state(game, min_v=before["v"] + 1)
+    assert started["clocks"]["running"] == "o" and started["turn"] == "o"

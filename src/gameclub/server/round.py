@@ -407,17 +407,30 @@ class Round:
             and waiting in self._colors_of(sub.user_id)
             and self.clock is not None
         ):
-            # Back after a restart: the clock starts again now. (Not stored: a
-            # crash before the next move restores the same time left.)
-            self.waiting_for = None
-            self.clock.start(waiting, now_ms())
-            self.version += 1
-            self._arm_flag_timer()
-            self.broadcast()
-            return self._frame(jsontext.dumps(self.state_json()), color)
+            if not self.lock.locked():
+                # Nothing in flight: the change is whole before anything else runs.
+                self._come_back(waiting)
+                return self._frame(jsontext.dumps(self.state_json()), color)
+            # An action is being stored: the clock starts after it, under the lock.
+            self._spawn(self._come_back_locked(waiting))
         frame = self._frame(jsontext.dumps(self.state_json()), color)
         self._broadcast_presence(exclude=sub)
         return frame
+
+    def _come_back(self, color: Color) -> None:
+        """Back after a restart: ``color``'s clock starts again now. (Not stored: a
+        crash before the next move restores the same time left.)"""
+        assert self.clock is not None
+        self.waiting_for = None
+        self.clock.start(color, now_ms())
+        self.version += 1
+        self._arm_flag_timer()
+        self.broadcast()
+
+    async def _come_back_locked(self, color: Color) -> None:
+        async with self.lock:
+            if self.waiting_for is color and self.live:
+                self._come_back(color)
 
     def unsubscribe(self, sub: Subscriber) -> None:
         if sub not in self.subscribers:
