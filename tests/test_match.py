@@ -139,7 +139,7 @@ def test_time_controls() -> None:
     assert TimeControl.parse_tc("40/60+0.5") == TimeControl(base=60.0, increment=0.5, moves=40)
     assert TimeControl.parse_tc("40/60+0.5").describe() == "40/60+0.5"
     assert TimeControl(movetime=0.1, depth=3).describe() == "movetime=0.1 depth=3"
-    for bad in ("fast", "1+", "+1", "0+1", "1+0.01+2"):
+    for bad in ("fast", "1+", "+1", "0+1", "1+0.01+2", "٣+١", "３", "40/６0"):
         with pytest.raises(MatchError, match="time control"):
             TimeControl.parse_tc(bad)
     with pytest.raises(MatchError, match="needs a clock"):

@@ -270,7 +270,9 @@ class TimeControl:
     @classmethod
     def parse_tc(cls, text: str) -> TimeControl:
         """``BASE+INC``, ``BASE`` or ``MOVES/BASE+INC`` in seconds, optionally ``tc=...``."""
-        match = re.fullmatch(r"(?:tc=)?(?:(\d+)/)?(\d+(?:\.\d*)?)(?:\+(\d+(?:\.\d*)?))?", text)
+        match = re.fullmatch(
+            r"(?:tc=)?(?:(\d+)/)?(\d+(?:\.\d*)?)(?:\+(\d+(?:\.\d*)?))?", text, re.ASCII
+        )
         if not match:
             raise MatchError(
                 f"bad time control {text!r}: expected BASE+INC in seconds (like 1+0.01), "

@@ -57,6 +57,11 @@ def test_fen_counters_optional_and_startpos() -> None:
         ("x9/x9 x 0 1", "longer than 8"),
         ("x15o/7/7/7/7/7/o5x x 0 1", "two digits in a row"),
         ("x0/ox x 0 1", "empty run of 0"),
+        # Digits are ASCII: str.isdigit() and int() also take these.
+        ("x5o/7/7/7/7/7/o٥x x 0 1", "unexpected '٥' in rank 7"),
+        ("x²o/7/7/7/7/7/o5x x 0 1", "unexpected '²' in rank 1"),
+        ("x5o/7/①/7/7/7/o5x x 0 1", "unexpected '①' in rank 3"),
+        ("x5o/7/7/7/7/7/o5x x 0 ３", "fullmove number '３' is not a number"),
     ],
 )
 def test_fen_errors(fen: str, message: str) -> None:
@@ -201,3 +206,11 @@ def test_pgn_errors(text: str, message: str) -> None:
 def test_pgn_one_game_expected() -> None:
     with pytest.raises(InvalidRecordError, match="found 0"):
         GameRecord.from_pgn("   \n")
+
+
+@pytest.mark.parametrize("number", ["١.", "３.", "¹."])
+def test_move_numbers_are_ascii_digits(number: str) -> None:
+    with pytest.raises(InvalidRecordError):
+        GameRecord.from_pgn(f'[Rules "ataxx"]\n\n{number} g2 *\n')
+    with pytest.raises(InvalidRecordError):
+        GameRecord.from_pgn(f'[Rules "ataxx"]\n\n{number}g2 *\n')

@@ -324,8 +324,13 @@ class Club:
         self.sockets: list[Socket] = []
         self.stopped = False
 
-    def browser(self) -> Browser:
-        client = TestClient(self.app, base_url="http://testserver")
+    def browser(
+        self, address: str = "testclient", headers: dict[str, str] | None = None
+    ) -> Browser:
+        """A new browser; ``address`` is the client address the app sees (the peer)."""
+        client = TestClient(
+            self.app, base_url="http://testserver", client=(address, 50000), headers=headers
+        )
         # Share the running app's event loop (its lifespan's portal).
         client.portal = self.client.portal
         return Browser(client, self.sockets)

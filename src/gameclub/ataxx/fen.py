@@ -55,7 +55,8 @@ def parse_fen(fen: str) -> FenFields:
         file = 0
         previous_digit = False
         for char in text:
-            if char.isdigit():
+            # ASCII digits only: str.isdigit() is also true of '²', '①' and '٥'.
+            if "0" <= char <= "9":
                 if previous_digit:
                     raise InvalidFenError(
                         f"invalid FEN {fen!r}: rank {index + 1} from the top has two digits "

@@ -50,7 +50,8 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 _TAG_RE = re.compile(r'^\[([A-Za-z0-9_]+) "((?:[^"\\]|\\.)*)"\]$')
-_MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$")
+#: ASCII digits only (``\d`` alone also matches '٣' and '３').
+_MOVE_NUMBER_RE = re.compile(r"^\d+\.(\.\.)?$", re.ASCII)
 
 # The set-up fields travel in the FEN tag; the other options in Rules/RuleOptions.
 _SETUP_FIELDS = {"name", "width", "height", "start", "blocks"}
@@ -312,7 +313,7 @@ def _tokens(movetext: str, first_line: int) -> Iterator[tuple[str, int]]:
                 depth -= 1
             elif depth == 0 and not token.startswith("$"):
                 # A move number glued to its move ("1.g2") is split here.
-                match = re.match(r"^(\d+\.(?:\.\.)?)(\S+)$", token)
+                match = re.match(r"^(\d+\.(?:\.\.)?)(\S+)$", token, re.ASCII)
                 if match:
                     yield match.group(1), line_no
                     yield match.group(2), line_no

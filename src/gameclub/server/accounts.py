@@ -24,6 +24,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from gameclub.server import fields
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError, bad_field
 from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
@@ -50,6 +51,8 @@ class Identity:
     rated_games: int = 0
     csrf: str = ""
     token_hash: str = ""
+    #: When the session ends (ms since the epoch; 0: unknown).
+    expires_at: int = 0
 
     def to_json(self) -> dict[str, object]:
         return user_json(self.user_id, self.name, self.guest, self.rating)
@@ -75,6 +78,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _rate_limited(what: str, wait: float) -> ClubError:
+    error = ClubError("rate-limited", f"too many {what}; try again in {wait:.0f} seconds", 429)
+    error.retry_after = wait  # type: ignore[attr-defined]
+    return error
+
+
+#: Keys a limiter holds before it sweeps out those it no longer needs.
+_SWEEP_AT = 10_000
+
+
 class RateLimiter:
     """At most ``limit`` events per ``window`` seconds for each key (a sliding window)."""
 
@@ -82,6 +95,10 @@ class RateLimiter:
         self.limit = limit
         self.window = window
         self._events: dict[str, deque[float]] = defaultdict(deque)
+
+    def _sweep(self, now: float) -> None:
+        for stale in [k for k, events in self._events.items() if events[-1] <= now - self.window]:
+            del self._events[stale]
 
     def _trim(self, key: str, now: float) -> deque[float]:
         events = self._events[key]
@@ -100,17 +117,61 @@ class RateLimiter:
         return max(0.1, events[0] + self.window - now)
 
     def hit(self, key: str) -> None:
-        self._trim(key, time.monotonic()).append(time.monotonic())
+        now = time.monotonic()
+        if len(self._events) >= _SWEEP_AT:
+            self._sweep(now)
+        self._trim(key, now).append(now)
 
     def check(self, key: str, what: str) -> None:
         """Raise ``rate-limited`` (429) if ``key`` is over its limit."""
         wait = self.retry_after(key)
         if wait > 0:
-            error = ClubError(
-                "rate-limited", f"too many {what}; try again in {wait:.0f} seconds", 429
-            )
-            error.retry_after = wait  # type: ignore[attr-defined]
-            raise error
+            raise _rate_limited(what, wait)
+
+
+class Backoff:
+    """Failures per key, each one past the first ``free`` doubling the wait before the
+    next try (``base`` seconds, then twice that, ... at most ``cap``). A key's failures
+    are forgotten ``forget`` seconds after its last one, or when it succeeds."""
+
+    def __init__(self, free: int, base: float, cap: float, forget: float) -> None:
+        self.free = free
+        self.base = base
+        self.cap = cap
+        self.forget = forget
+        #: key -> (failures, time of the last one)
+        self._failures: dict[str, tuple[int, float]] = {}
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may try again; 0 when it may now."""
+        entry = self._failures.get(key)
+        if entry is None:
+            return 0.0
+        count, last = entry
+        now = time.monotonic()
+        if now - last >= self.forget:
+            del self._failures[key]
+            return 0.0
+        if count < self.free:
+            return 0.0
+        wait = min(self.cap, self.base * 2 ** min(count - self.free, 30))
+        return max(0.0, last + wait - now)
+
+    def check(self, key: str, what: str) -> None:
+        wait = self.retry_after(key)
+        if wait > 0:
+            raise _rate_limited(what, max(wait, 0.1))
+
+    def fail(self, key: str) -> None:
+        now = time.monotonic()
+        if len(self._failures) >= _SWEEP_AT:
+            for stale in [k for k, (_, t) in self._failures.items() if now - t >= self.forget]:
+                del self._failures[stale]
+        count = self._failures.get(key, (0, now))[0]
+        self._failures[key] = (count + 1, now)
+
+    def succeed(self, key: str) -> None:
+        self._failures.pop(key, None)
 
 
 class Accounts:
@@ -126,7 +187,14 @@ class Accounts:
             type=Type.ID,
         )
         self.attempts = RateLimiter(settings.auth_attempts_per_minute, 60.0)
-        self.failures = RateLimiter(settings.auth_failures_per_name, settings.auth_failure_window_s)
+        # Failed logins slow down the name *from that address* only: someone else
+        # failing from elsewhere never locks the owner out of their account.
+        self.failures = Backoff(
+            settings.auth_free_failures,
+            settings.auth_backoff_s,
+            settings.auth_backoff_max_s,
+            settings.auth_failure_window_s,
+        )
         # A hash to verify against when the name is unknown, so that a wrong
         # name costs as long as a wrong password (no name probing by timing).
         self._dummy_hash: str | None = None
@@ -157,12 +225,14 @@ class Accounts:
             user.rated_games,
             session.csrf,
             token_hash,
+            session.expires_at,
         )
 
     async def _new_session(self, user: User) -> tuple[str, Identity]:
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         now = now_ms()
+        expires_at = now + self.settings.session_days * 86_400_000
         async with self.db.write() as db:
             db.add(
                 Session(
@@ -170,7 +240,7 @@ class Accounts:
                     user_id=user.id,
                     csrf=csrf,
                     created_at=now,
-                    expires_at=now + self.settings.session_days * 86_400_000,
+                    expires_at=expires_at,
                 )
             )
         identity = Identity(
@@ -181,10 +251,12 @@ class Accounts:
             user.rated_games,
             csrf,
             hash_token(token),
+            expires_at,
         )
         return token, identity
 
     async def end_session(self, identity: Identity) -> None:
+        """Delete the session (its open sockets are the caller's to close: ``Connections``)."""
         async with self.db.write() as db:
             await db.execute(delete(Session).where(Session.token_hash == identity.token_hash))
 
@@ -259,18 +331,21 @@ class Accounts:
         if len(name) > 40 or len(password) > MAX_PASSWORD:
             raise ClubError("bad-credentials", "wrong name or password", 401)
         self.attempts.check(f"ip:{client}", "sign-up and login attempts")
-        self.failures.check(f"name:{name.lower()}", "failed logins for this name")
+        failures = f"{name.lower()} from {client}"
+        self.failures.check(failures, "failed logins for this name")
         self.attempts.hit(f"ip:{client}")
-        user = await self._find_user(name)
+        # A name that no account can have (odd characters) is not looked up.
+        user = await self._find_user(name) if fields.key(name) else None
         if user is None or user.guest or user.password_hash is None:
             await anyio.to_thread.run_sync(self._verify_dummy, password)
-            self.failures.hit(f"name:{name.lower()}")
+            self.failures.fail(failures)
             raise ClubError("bad-credentials", "wrong name or password", 401)
         try:
             await anyio.to_thread.run_sync(self.hasher.verify, user.password_hash, password)
         except (VerificationError, InvalidHashError):
-            self.failures.hit(f"name:{name.lower()}")
+            self.failures.fail(failures)
             raise ClubError("bad-credentials", "wrong name or password", 401) from None
+        self.failures.succeed(failures)
         return await self._new_session(user)
 
     def _verify_dummy(self, password: str) -> None:

@@ -8,20 +8,21 @@ hand over to accounts, lobby and rounds. Every refusal is a
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from dataclasses import replace
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from gameclub.ataxx import Board, Color
-from gameclub.server import boards
+from gameclub.server import boards, jsontext
 from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError, bad_field, not_found
+from gameclub.server.fields import key, query_int
 from gameclub.server.lobby import seat_of
 from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
 from gameclub.server.ratings import Rating
@@ -44,6 +45,21 @@ async def error_response(request: Request, exc: Exception) -> Response:
     if retry is not None:
         headers["Retry-After"] = str(max(1, round(retry)))
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)
+
+
+async def http_error_response(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no route matched: a path with a newline, ...): under
+    ``/api`` in the API's error format, elsewhere as Starlette answers them."""
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    code = {404: "not-found", 405: "bad-method"}.get(exc.status_code, "bad-request")
+    message = f"no API endpoint {request.method} {request.url.path[:100]!r}"
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
 
 
 def set_session_cookie(response: Response, request: Request, token: str) -> None:
@@ -84,9 +100,11 @@ async def body_of(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, An
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ClubError("bad-json", "the body is not valid JSON") from None
+        data = jsontext.loads(raw)
+    except jsontext.BadJSON as exc:
+        if exc.field is not None:
+            raise bad_field(f"the body's {exc.message}") from None
+        raise ClubError("bad-json", f"the body is {exc.message}") from None
     if not isinstance(data, dict):
         raise ClubError("bad-json", "the body must be a JSON object")
     return data
@@ -187,8 +205,11 @@ async def login(request: Request) -> Response:
 
 async def logout(request: Request) -> Response:
     identity = await acting(request)
-    accounts = club_of(request).accounts
+    club = club_of(request)
+    accounts = club.accounts
     await accounts.end_session(identity)
+    # Its sockets go with it: nothing more is done in the name of a session that ended.
+    club.connections.end_session(identity.user_id, identity.token_hash)
     token, guest = await accounts.create_guest()
     response = JSONResponse(await me_json(request, guest))
     set_session_cookie(response, request, token)
@@ -338,8 +359,8 @@ async def describe_blocks(request: Request) -> Response:
 
 
 async def random_blocks(request: Request) -> Response:
-    low = _int_param(request, "min", 1, 24)
-    high = _int_param(request, "max", 12, 24)
+    low = query_int(request.query_params, "min", 1, 24)
+    high = query_int(request.query_params, "max", 12, 24)
     if low > high:
         raise bad_field("min must not be above max")
     return JSONResponse(boards.random_board(low, high))
@@ -347,9 +368,9 @@ async def random_blocks(request: Request) -> Response:
 
 async def blocks_gallery(request: Request) -> Response:
     text = request.query_params.get("blocks")
-    count = None if text is None else _int_param(request, "blocks", 0, 24)
-    offset = _int_param(request, "offset", 0, 100_000)
-    limit = _int_param(request, "limit", 60, 200)
+    count = None if text is None else query_int(request.query_params, "blocks", 0, 24)
+    offset = query_int(request.query_params, "offset", 0, 100_000)
+    limit = query_int(request.query_params, "limit", 60, 200)
     return JSONResponse(await asyncio.to_thread(boards.gallery, count, offset, limit))
 
 
@@ -468,7 +489,7 @@ def profile_json(user: User) -> dict[str, Any]:
 
 async def _user(request: Request) -> User:
     name = request.path_params["name"]
-    user = await game_store.user_by_name(club_of(request).db, name) if len(name) <= 40 else None
+    user = await game_store.user_by_name(club_of(request).db, name) if key(name) else None
     if user is None:
         raise not_found(f"player {name!r}")
     return user
@@ -480,19 +501,10 @@ async def user_profile(request: Request) -> Response:
     return JSONResponse({"user": profile_json(user), "stats": stats})
 
 
-def _int_param(request: Request, name: str, default: int, high: int) -> int:
-    text = request.query_params.get(name)
-    if text is None:
-        return default
-    if not text.isdigit() or int(text) > high:
-        raise bad_field(f"{name} must be a whole number from 0 to {high}")
-    return int(text)
-
-
 async def user_games(request: Request) -> Response:
     user = await _user(request)
-    offset = _int_param(request, "offset", 0, 1_000_000)
-    limit = _int_param(request, "limit", 20, 100)
+    offset = query_int(request.query_params, "offset", 0, 1_000_000)
+    limit = query_int(request.query_params, "limit", 20, 100)
     db = club_of(request).db
     games, total = await game_store.games_of_user(db, user.id, offset=offset, limit=limit)
     ids = {uid for g in games for uid in (g.x_user_id, g.o_user_id) if uid is not None}

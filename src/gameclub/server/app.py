@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -132,10 +134,23 @@ def create_app(
         # Pages the front end routes by itself all get index.html.
         Route("/{page:path}", index, methods=["GET"]),
     ]
+    middleware = []
+    if settings.trusted_proxies:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        # The client's address as the configured proxies report it (uvicorn's own
+        # reading of X-Forwarded-For, given only the proxies we were told of).
+        middleware.append(
+            Middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
+        )
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={ClubError: api.error_response},
+        middleware=middleware,
+        exception_handlers={
+            ClubError: api.error_response,
+            HTTPException: api.http_error_response,
+        },
     )
     app.state.settings = settings
     return app
@@ -171,5 +186,8 @@ def serve(
         ws_per_message_deflate=False,
         # One log line per HTTP request is noise at club scale; errors still log.
         access_log=False,
+        # uvicorn would believe X-Forwarded-For from 127.0.0.1 (any local client);
+        # the app believes it only from Settings.trusted_proxies.
+        proxy_headers=False,
         log_level="info",
     )

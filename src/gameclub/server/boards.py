@@ -19,11 +19,12 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from gameclub.ataxx import RULESETS, AtaxxError, Board, Color
+from gameclub.ataxx import AtaxxError, Board, Color
 from gameclub.ataxx.blocks import MAX_BLOCKS, BlocsConfig, preferred_configs, random_valid
 from gameclub.ataxx.notation import GameRecord, rule_options
 from gameclub.ataxx.squares import iter_squares, parse_square, square_name
 from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.options import why_not_start
 
 if TYPE_CHECKING:
     from gameclub.server.round import Round
@@ -182,13 +183,19 @@ def read_record(text: Any) -> dict[str, Any]:
     moves = [move.uci() for move in record.moves]
     positions = positions_of(record.start_fen, record.rules, moves)
     blocks = record.rules.blocks_code if board.blocks else None
-    why_not = _why_not_continuable(record, board, blocks)
+    blocks = None if blocks in (None, "0") else blocks
+    why_not = _why_not_continuable(record)
+    for position in positions:
+        position["why_not"] = why_not or why_not_start(record.rules.name, blocks, position["fen"])
+        position["continuable"] = position["why_not"] is None
+    if why_not is None and not any(position["continuable"] for position in positions):
+        why_not = positions[0]["why_not"]
     headers = record.headers
     return {
         "headers": headers,
         "rules": record.rules.name,
         "rule_options": rule_options(record.rules),
-        "blocks": None if blocks in (None, "0") else blocks,
+        "blocks": blocks,
         "width": board.width,
         "height": board.height,
         "start_fen": record.start_fen,
@@ -201,17 +208,9 @@ def read_record(text: Any) -> dict[str, Any]:
     }
 
 
-def _why_not_continuable(record: GameRecord, board: Board, blocks: str | None) -> str | None:
-    if record.rules.name not in RULESETS:
-        return f"the club has no rule set {record.rules.name!r}"
+def _why_not_continuable(record: GameRecord) -> str | None:
+    """What keeps the club from continuing any position of ``record`` that the check
+    of a new game's position cannot see (it knows only the club's own rule sets)."""
     if rule_options(record.rules):
         return f"the club does not offer the rule options {rule_options(record.rules)!r}"
-    if (board.width, board.height) != (7, 7):
-        return f"the club plays on 7x7 boards; this game is {board.width}x{board.height}"
-    if board.blocks and blocks is None:
-        return "its blocks are not a Blocs-Config"
-    if blocks and blocks != "0":
-        reason = BlocsConfig.parse(blocks).invalid_reason()
-        if reason is not None:
-            return f"its blocks {blocks} cannot be played: {reason}"
     return None

@@ -18,6 +18,7 @@ from gameclub.server import jsontext
 from gameclub.server.accounts import Identity
 from gameclub.server.clock import new_id, now_ms
 from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.fields import key
 from gameclub.server.options import GameOptions
 from gameclub.server.round import Round, Rounds, Seat, Subscriber
 from gameclub.server.settings import Settings
@@ -182,7 +183,7 @@ class Lobby:
         if to is not None:
             if not isinstance(to, str) or not 1 <= len(to) <= 40:
                 raise bad_field(f"to must be a user name or null, not {to!r}")
-            target = await game_store.user_by_name(self.db, to)
+            target = await game_store.user_by_name(self.db, to) if key(to) else None
             if target is None:
                 raise ClubError("not-found", f"there is no player called {to!r}", 404)
             if target.id == identity.user_id:
@@ -216,7 +217,7 @@ class Lobby:
         return invitation
 
     async def get_invitation(self, invitation_id: Any) -> Invitation:
-        if not isinstance(invitation_id, str) or len(invitation_id) > 16:
+        if key(invitation_id) is None:
             raise ClubError("not-found", "no such invitation", 404)
         invitation = await store.get_invitation(self.db, invitation_id)
         if invitation is None:

@@ -20,6 +20,7 @@ from gameclub.ataxx.fen import format_fen, parse_fen
 from gameclub.ataxx.rules import StartLayout
 from gameclub.ataxx.squares import iter_squares, square_name
 from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.fields import whole_number
 
 COLORS = ("x", "o", "random")
 #: Where the pieces start: the rule set's own layout, one of the two layouts, or set up freely.
@@ -90,14 +91,6 @@ def start_label(rules: RuleSet, setup: str | None) -> str:
         if rules.replace(start=layout).start_fen() == setup:
             return layout.value
     return "custom"
-
-
-def _int_in(value: Any, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        raise bad_field(f"{name} must be a whole number of seconds, not {value!r}")
-    if not low <= value <= high:
-        raise bad_field(f"{name} must be between {low} and {high} seconds, not {value}")
-    return int(value)
 
 
 def parse_blocks(value: Any, rules: RuleSet) -> str | None:
@@ -229,8 +222,10 @@ def parse_options(body: dict[str, Any], *, allow_rated: bool = True) -> GameOpti
     if clock is not None:
         if not isinstance(clock, dict):
             raise bad_field('clock must be null or {"base": seconds, "increment": seconds}')
-        base_ms = 1000 * _int_in(clock.get("base"), "clock.base", 1, MAX_BASE_S)
-        inc_ms = 1000 * _int_in(clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_S)
+        base_ms = 1000 * whole_number(clock.get("base"), "clock.base", 1, MAX_BASE_S, "seconds")
+        inc_ms = 1000 * whole_number(
+            clock.get("increment", 0), "clock.increment", 0, MAX_INCREMENT_S, "seconds"
+        )
     color = body.get("color", "random")
     if color is None:
         color = "random"
@@ -247,6 +242,19 @@ def parse_options(body: dict[str, Any], *, allow_rated: bool = True) -> GameOpti
     if rated and options.start() == "custom":
         raise bad_field("a game from a set-up position is casual: it cannot be rated")
     return options
+
+
+def why_not_start(rules: str, blocks: str | None, fen: str) -> str | None:
+    """Why a new game could not start from ``fen`` (the message it would get), else ``None``.
+
+    The very check of game creation (:func:`parse_options` with the fields a
+    page sends to continue a record), so that the two cannot disagree.
+    """
+    try:
+        parse_options({"rules": rules, "blocks": blocks, "fen": fen})
+    except ClubError as exc:
+        return exc.message
+    return None
 
 
 def parse_level(value: Any) -> str:

@@ -33,6 +33,7 @@ from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
 from gameclub.server.errors import ClubError
+from gameclub.server.fields import key
 from gameclub.server.options import GameOptions
 from gameclub.server.ratings import Rating
 from gameclub.server.settings import Settings
@@ -245,6 +246,8 @@ class Round:
         self.waiting_for: Color | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: The computer's task for its current turn, and the epoch it was started in.
+        self._thinking: tuple[asyncio.Task[None], int] | None = None
 
     # -- reading ----------------------------------------------------------------------
 
@@ -421,20 +424,34 @@ class Round:
         waiting = self.waiting_for
         if (
             waiting is not None
+            and self.live
             and waiting in self._colors_of(sub.user_id)
             and self.clock is not None
         ):
-            # Back after a restart: the clock starts again now. (Not stored: a
-            # crash before the next move restores the same time left.)
-            self.waiting_for = None
-            self.clock.start(waiting, now_ms())
-            self.version += 1
-            self._arm_flag_timer()
-            self.broadcast()
-            return self._frame(jsontext.dumps(self.state_json()), color)
+            if not self.lock.locked():
+                # Nothing in flight: the change is whole before anything else runs.
+                self._come_back(waiting)
+                return self._frame(jsontext.dumps(self.state_json()), color)
+            # An action is being stored: the clock starts after it, under the lock.
+            self._spawn(self._come_back_locked(waiting))
         frame = self._frame(jsontext.dumps(self.state_json()), color)
         self._broadcast_presence(exclude=sub)
         return frame
+
+    def _come_back(self, color: Color) -> None:
+        """Back after a restart: ``color``'s clock starts again now. (Not stored: a
+        crash before the next move restores the same time left.)"""
+        assert self.clock is not None
+        self.waiting_for = None
+        self.clock.start(color, now_ms())
+        self.version += 1
+        self._arm_flag_timer()
+        self.broadcast()
+
+    async def _come_back_locked(self, color: Color) -> None:
+        async with self.lock:
+            if self.waiting_for is color and self.live:
+                self._come_back(color)
 
     def unsubscribe(self, sub: Subscriber) -> None:
         if sub not in self.subscribers:
@@ -549,6 +566,7 @@ class Round:
         "rematch_id",
         "rating_diffs",
         "last",
+        "waiting_for",
     )
 
     async def _commit(
@@ -660,10 +678,11 @@ class Round:
                 else:
                     self._arm_flag_timer()
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -683,6 +702,7 @@ class Round:
     ) -> list[dict[str, Any]]:
         if self.clock is not None:
             self.clock.stop(now)
+        self.waiting_for = None  # a finished game's clocks never start again
         self.status = status
         self.winner = winner
         self.reason = reason
@@ -730,6 +750,9 @@ class Round:
         clock = self.clock
         if clock is not None:
             clock.moved(color, now, charge=clock.running is color)
+        # The clocks go on from this move: nobody waits to be back any more (a
+        # player may move after a restart without subscribing first).
+        self.waiting_for = None
         rows = [self._push(move, color, now, plies, auto=False)]
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
@@ -988,6 +1011,7 @@ class Round:
         self.score = None
         self.ended_at = None
         self.rematch_offer = None
+        self.waiting_for = None  # the clock of the side to move starts again here
         self.last = last_of(self.board, self.autos)
         clock = self.clock
         if clock is not None:
@@ -1006,26 +1030,48 @@ class Round:
     # -- the computer ------------------------------------------------------------------------
 
     def _maybe_ai(self) -> None:
+        thinking = self._thinking
+        if (
+            thinking is not None
+            and thinking[1] != self.epoch
+            and not thinking[0].done()
+            and thinking[0] is not asyncio.current_task()
+        ):
+            # Taken back: what the computer is thinking about is no longer the game.
+            thinking[0].cancel()
         if self.live and self.seats[self.board.turn].ai is not None:
-            self._spawn(self._ai_turn(len(self.moves), self.epoch))
+            ply, epoch = len(self.moves), self.epoch
+            task = self._spawn(self._ai_turn(ply, epoch))
+            self._thinking = (task, epoch)
 
-    async def _ai_turn(self, ply: int, epoch: int = 0) -> None:
-        color = self.board.turn
-        seat = self.seats[color]
-        assert seat.ai is not None
-        settings = self.hub.settings
-        movetime = settings.ai_max_movetime_s
-        if self.clock is not None:
-            left = self.clock.time_left(color, now_ms()) / 1000
-            movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
-        args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+    async def _ai_turn(self, ply: int, epoch: int) -> None:
+        """The computer's move number ``ply``, chosen off the event loop and played.
+
+        The task starts after the action that created it has let go of the lock,
+        and another action (a takeback, a resignation) may come first: what to
+        think about is read under the lock, and only if it is still the
+        computer's turn at ``ply`` in the same ``epoch``.
+        """
+        async with self.lock:
+            if not self.live or self.epoch != epoch or len(self.moves) != ply:
+                return
+            color = self.board.turn
+            level = self.seats[color].ai
+            if level is None:
+                return
+            settings = self.hub.settings
+            movetime = settings.ai_max_movetime_s
+            if self.clock is not None:
+                left = self.clock.time_left(color, now_ms()) / 1000
+                movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
+            args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
         try:
             text = await self.hub.engines.choose(
-                *args, seat.ai, seed=random.getrandbits(32), movetime=movetime
+                *args, level, seed=random.getrandbits(32), movetime=movetime
             )
         except Exception:
             # A level that fails must not hang the game: play the simple level instead.
-            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, seat.ai)
+            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, level)
             text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
         try:
             await self.play(color, text, ply, epoch=epoch)
@@ -1088,8 +1134,8 @@ class Rounds:
 
     async def get(self, game_id: Any) -> Round:
         """The round of ``game_id`` (loaded from the store if needed) or ``no-such-game``."""
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
-            raise ClubError("no-such-game", f"no game {game_id!r}", 404)
+        if key(game_id) is None or len(game_id) > 16:
+            raise ClubError("no-such-game", f"no game {str(game_id)[:20]!r}", 404)
         rnd = self.rounds.get(game_id)
         if rnd is not None:
             return rnd

@@ -2,7 +2,8 @@
 
 Every knob the server reads lives in :class:`Settings`; ``Settings.from_env()``
 reads the few that come from the environment (``GAMECLUB_DATABASE_URL``,
-``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``).
+``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``,
+``GAMECLUB_TRUSTED_PROXIES``).
 """
 
 from __future__ import annotations
@@ -28,15 +29,25 @@ class Settings:
     port: int = 8000
     #: Set the ``Secure`` flag on cookies (behind HTTPS).
     secure_cookies: bool = False
+    #: Addresses (or networks, ``10.0.0.0/8``) of the reverse proxies in front of the
+    #: club: only a request coming from one of them is believed about the client's
+    #: address (``X-Forwarded-For``) and scheme. None by default: every address the
+    #: limits count is the peer's own.
+    trusted_proxies: tuple[str, ...] = ()
     #: Argon2id cost; the defaults are argon2-cffi's (RFC 9106 low-memory profile).
     argon2_time_cost: int = 3
     argon2_memory_kib: int = 65536
     argon2_parallelism: int = 4
     session_days: int = 60
-    #: Login / sign-up limits: attempts a minute per client address, failures per name.
+    #: Login / sign-up attempts a minute per client address.
     auth_attempts_per_minute: int = 10
-    auth_failures_per_name: int = 10
-    auth_failure_window_s: float = 300.0
+    #: Failed logins for one name from one address before each next one doubles the
+    #: wait (from ``auth_backoff_s`` up to ``auth_backoff_max_s``); forgotten
+    #: ``auth_failure_window_s`` after the last one.
+    auth_free_failures: int = 5
+    auth_backoff_s: float = 2.0
+    auth_backoff_max_s: float = 900.0
+    auth_failure_window_s: float = 3600.0
     #: WebSocket limits: largest frame accepted, and the per-connection budget.
     ws_max_message_bytes: int = 4096
     ws_burst: int = 30
@@ -69,6 +80,10 @@ class Settings:
             settings = replace(settings, port=int(env["GAMECLUB_PORT"]))
         if env.get("GAMECLUB_SECURE_COOKIES", "").lower() in ("1", "true", "yes"):
             settings = replace(settings, secure_cookies=True)
+        if env.get("GAMECLUB_TRUSTED_PROXIES"):
+            proxies = env["GAMECLUB_TRUSTED_PROXIES"].split(",")
+            trusted = tuple(proxy.strip() for proxy in proxies if proxy.strip())
+            settings = replace(settings, trusted_proxies=trusted)
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(settings, **given)  # type: ignore[arg-type]
 

@@ -38,6 +38,8 @@ Handler = Callable[["Connection", dict[str, Any]], Awaitable[None]]
 MAX_QUEUED = 2000
 #: WebSocket close code for a policy violation (over budget, bad origin).
 POLICY_VIOLATION = 1008
+#: WebSocket close code when the connection's session ended (logout, expiry).
+SESSION_ENDED = 4001
 
 
 class Connection:
@@ -54,8 +56,10 @@ class Connection:
         self.overdraft = 0
         self.games: dict[str, Round] = {}
         self.in_lobby = False
+        self.session = identity.token_hash
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
+        self.close_code = POLICY_VIOLATION
 
     def __hash__(self) -> int:
         return id(self)
@@ -76,13 +80,24 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(jsontext.dumps(message))
 
+    def end_session(self) -> None:
+        """The session behind this socket is over: say so, close, act on nothing more."""
+        if self.closing:
+            return
+        self.send(
+            {"t": "error", "code": "session-ended", "message": "this session has ended: reconnect"}
+        )
+        self.closing = True
+        self.close_code = SESSION_ENDED
+        self.outbox.put_nowait(None)
+
     async def writer(self) -> None:
         try:
             while True:
                 text = await self.outbox.get()
                 if text is None:
                     self.closing = True
-                    await self.websocket.close(POLICY_VIOLATION)
+                    await self.websocket.close(self.close_code)
                     return
                 await self.websocket.send_text(text)
         except Exception:
@@ -124,6 +139,12 @@ class Connections:
             del self.by_user[conn.user_id]
             return True
         return False
+
+    def end_session(self, user_id: int, session: str) -> None:
+        """Close the connections of one session of ``user_id`` (logged out, expired)."""
+        for conn in list(self.by_user.get(user_id, ())):
+            if conn.session == session:
+                conn.end_session()
 
     def online_count(self) -> int:
         return len(self.by_user)
@@ -167,11 +188,20 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     club.lobby.changed()
     writer = asyncio.ensure_future(conn.writer())
     conn.send({"t": "welcome", "user": identity.to_json(), "now": now_ms()})
+    expiry = (
+        asyncio.get_running_loop().call_later(
+            max(0.0, (identity.expires_at - now_ms()) / 1000), conn.end_session
+        )
+        if identity.expires_at
+        else None
+    )
     try:
         await _read_loop(conn)
     except WebSocketDisconnect:
         pass
     finally:
+        if expiry is not None:
+            expiry.cancel()
         if conn.closing:
             # Let the writer send what is queued and the close frame.
             with contextlib.suppress(Exception):
@@ -191,7 +221,7 @@ async def _read_loop(conn: Connection) -> None:
     settings = conn.club.settings
     while not conn.closing:
         message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
+        if message["type"] == "websocket.disconnect" or conn.closing:
             return
         text = message.get("text")
         if text is None:
@@ -230,8 +260,9 @@ async def _read_loop(conn: Connection) -> None:
 async def handle_text(conn: Connection, text: str) -> None:
     try:
         data = jsontext.loads(text)
-    except ValueError:
-        conn.send({"t": "error", "code": "bad-json", "message": "the message is not valid JSON"})
+    except jsontext.BadJSON as exc:
+        code = "bad-json" if exc.field is None else "bad-field"
+        conn.send({"t": "error", "code": code, "message": f"the message is {exc.message}"})
         return
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         conn.send(

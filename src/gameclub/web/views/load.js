@@ -56,6 +56,7 @@ export function loadView(main) {
     const status = h("p", { class: "hint", id: "continue-at" });
     const continueError = h("p", { class: "form-error", role: "alert", id: "continue-error" });
     const inviteBox = h("div");
+    let buttons = [];
     const setup = () => ({ rules: record.rules, blocks: record.blocks, fen: record.positions[ply].fen });
     const go = async (path, extra) => {
       continueError.textContent = "";
@@ -77,6 +78,7 @@ export function loadView(main) {
       ai.addEventListener("click", () => go("/api/games/ai", { level: level.value, color: color.value }));
       hot.addEventListener("click", () => go("/api/games/hotseat", {}));
       friend.addEventListener("click", () => go("/api/invitations", { to: null, color: color.value }));
+      buttons = [ai, hot, friend];
       mount(continueBox, h("h2", {}, t("load.continue")), status,
         h("div", { class: "field inline" }, h("label", { for: level.id }, t("settings.level")), level),
         h("div", { class: "field inline" }, h("label", { for: color.id }, t("settings.color")), color),
@@ -88,7 +90,10 @@ export function loadView(main) {
       aside: continueBox,
       onPly: (n) => {
         ply = n;
-        status.textContent = t("load.from", { n });
+        // The server says of each position whether a game can start from it.
+        const here = record.positions[n];
+        status.textContent = here.continuable ? t("load.from", { n }) : t("load.notContinuable", { why: here.why_not });
+        for (const button of buttons) button.disabled = !here.continuable;
       },
     });
   }
