@@ -324,8 +324,9 @@ class Club:
         self.sockets: list[Socket] = []
         self.stopped = False
 
-    def browser(self) -> Browser:
-        client = TestClient(self.app, base_url="http://testserver")
+    def browser(self, address: str = "testclient") -> Browser:
+        """A new browser; ``address`` is the client address the server sees."""
+        client = TestClient(self.app, base_url="http://testserver", client=(address, 50000))
         # Share the running app's event loop (its lifespan's portal).
         client.portal = self.client.portal
         return Browser(client, self.sockets)

@@ -8,12 +8,13 @@ hand over to accounts, lobby and rounds. Every refusal is a
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 from dataclasses import replace
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -22,14 +23,13 @@ from gameclub.server import boards
 from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError, bad_field, not_found
+from gameclub.server.limits import read_body
 from gameclub.server.lobby import seat_of
 from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
 from gameclub.server.ratings import Rating
 from gameclub.server.round import Round, Seat
 from gameclub.server.store import games as game_store
 from gameclub.server.store.models import Game, User
-
-MAX_BODY_BYTES = 16 * 1024
 
 
 def club_of(request: Request) -> Club:
@@ -77,10 +77,8 @@ async def acting(request: Request) -> Identity:
     return identity
 
 
-async def body_of(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise ClubError("too-large", f"request bodies are at most {limit} bytes", 413)
+async def body_of(request: Request, limit: int | None = None) -> dict[str, Any]:
+    raw = await read_body(request, limit or club_of(request).settings.max_body_bytes)
     if not raw.strip():
         return {}
     try:
@@ -159,7 +157,7 @@ async def me(request: Request) -> Response:
     return response
 
 
-def client_of(request: Request) -> str:
+def client_of(request: HTTPConnection) -> str:
     return request.client.host if request.client else "unknown"
 
 
@@ -198,10 +196,22 @@ async def logout(request: Request) -> Response:
 # -- games -------------------------------------------------------------------------------
 
 
+@functools.cache
+def options_body() -> bytes:
+    """The answer to ``GET /api/options``, encoded once: it changes only with the code.
+
+    The first call is slow (see :func:`options_json`): the app makes it in a
+    thread at start-up.
+    """
+    return json.dumps({**options_json(), "piece_colors": list(PIECE_COLORS)}).encode()
+
+
 async def options(request: Request) -> Response:
-    body = options_json()
-    body["piece_colors"] = list(PIECE_COLORS)
-    return JSONResponse(body)
+    return Response(
+        options_body(),
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 def _ai_seats(identity: Identity, level: str, color: str) -> dict[Color, Seat]:

@@ -19,7 +19,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -28,6 +29,7 @@ from starlette.types import Scope
 from gameclub.server import api
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError
+from gameclub.server.limits import RequestLimits
 from gameclub.server.settings import Settings
 from gameclub.server.ws import websocket_endpoint
 
@@ -92,6 +94,8 @@ def _load_kernels() -> None:
     from gameclub.ataxx import Board
 
     Board().legal_moves  # noqa: B018 - called for its side effect
+    # Build what the forms offer once, here, rather than in the first request.
+    api.options_body()
 
 
 def create_app(
@@ -135,6 +139,13 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[
+            Middleware(
+                RequestLimits,
+                settings=settings,
+                client_of=lambda scope: api.client_of(HTTPConnection(scope)),
+            )
+        ],
         exception_handlers={ClubError: api.error_response},
     )
     app.state.settings = settings
