@@ -148,3 +148,90 @@ def test_large_bodies_are_refused_before_they_are_read(tmp_path):
         assert http.get("/api/options").status_code == 200
     finally:
         server.kill()
+
+
+def _moves(browser: Any, game: str) -> int:
+    return len(browser.get(f"/api/games/{game}").json()["moves"])
+
+
+def test_the_computer_serves_players_in_turn(make_club, settings: Settings):
+    """One player's many master games do not go before another player's random game."""
+    club = make_club(
+        replace(settings, max_ai_games_per_player=8, ai_max_movetime_s=0.4, ai_workers=1)
+    )
+    greedy, modest = club.browser(), club.browser()
+    # The computer (x) moves first in every game.
+    many = [
+        greedy.post("/api/games/ai", {"level": "master", "color": "o"}).json()["game"]
+        for _ in range(6)
+    ]
+    ws, _ = modest.watch(
+        modest.post("/api/games/ai", {"level": "random", "color": "o"}).json()["game"]
+    )
+    ws.expect(lambda m: m["t"] == "state" and len(m["moves"]) == 1, timeout=120)
+    served_before = sum(_moves(greedy, game) > 0 for game in many)
+    # First come, first served would have answered all six first.
+    assert served_before <= 2, served_before
+
+
+def test_games_against_the_computer_are_capped_per_player(make_club, settings: Settings):
+    club = make_club(replace(settings, max_ai_games_per_player=2))
+    guest = club.browser()
+    for _ in range(2):
+        assert guest.post("/api/games/ai", {"level": "random"}).status_code == 201
+    refused = guest.post("/api/games/ai", {"level": "random"})
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "too-many-games"
+    assert "against the computer" in refused.json()["error"]["message"]
+    # Others are not affected; hot-seat games are not games against the computer.
+    assert club.browser().post("/api/games/ai", {"level": "random"}).status_code == 201
+    assert guest.post("/api/games/hotseat", {}).status_code == 201
+
+
+def test_a_full_engine_queue_refuses_new_games_clearly(make_club, settings: Settings):
+    club = make_club(
+        replace(settings, ai_queue_limit=2, ai_max_movetime_s=1.0, max_ai_games_per_player=10)
+    )
+    players = [club.browser() for _ in range(4)]
+    answers = [
+        p.post("/api/games/ai", {"level": "master", "color": "o"}) for p in players
+    ]
+    # One game's search runs, two wait; the fourth finds the queue full.
+    assert [a.status_code for a in answers] == [201, 201, 201, 503]
+    error = answers[3].json()["error"]
+    assert error["code"] == "busy" and "try again" in error["message"]
+
+
+def test_unfinished_games_and_new_games_are_capped_per_player(make_club, settings: Settings):
+    club = make_club(
+        replace(settings, max_open_games_per_player=3, games_per_player_per_10min=5)
+    )
+    guest = club.browser()
+    games = [guest.post("/api/games/hotseat", {}).json()["game"] for _ in range(3)]
+    refused = guest.post("/api/games/hotseat", {})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "too-many-games"
+    # Invitations accepted count too, for the one who accepts.
+    host = club.browser()
+    link = host.post("/api/invitations", {"to": None}).json()["invitation"]["id"]
+    assert guest.post(f"/api/invitations/{link}/accept").status_code == 409
+    assert host.get(f"/api/invitations/{link}").json()["invitation"]["status"] == "open"
+    ws = guest.socket()
+    for game in games:
+        ws.send({"t": "abort", "game": game})
+        ws.expect_type("ack", game=game)
+    # The budget of new games: five in ten minutes, three spent.
+    assert guest.post("/api/games/hotseat", {}).status_code == 201
+    assert guest.post("/api/games/hotseat", {}).status_code == 201
+    limited = guest.post("/api/games/hotseat", {})
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate-limited"
+    assert int(limited.headers["retry-after"]) > 1
+
+
+def test_open_invitations_are_capped_per_player(make_club, settings: Settings):
+    club = make_club(replace(settings, max_open_invitations_per_player=2))
+    host = club.browser()
+    sent = [host.post("/api/invitations", {"to": None}) for _ in range(3)]
+    assert [s.status_code for s in sent] == [201, 201, 409]
+    assert sent[2].json()["error"]["code"] == "too-many-invitations"
+    host.delete(f"/api/invitations/{sent[0].json()['invitation']['id']}")
+    assert host.post("/api/invitations", {"to": None}).status_code == 201

@@ -228,7 +228,9 @@ async def create_ai_game(request: Request) -> Response:
     body = await body_of(request)
     level = parse_level(body.get("level", "simple"))
     opts = parse_options(body, allow_rated=False)
-    rnd = await club_of(request).rounds.create(opts, _ai_seats(identity, level, opts.color))
+    rnd = await club_of(request).rounds.create(
+        opts, _ai_seats(identity, level, opts.color), by=identity.user_id
+    )
     return JSONResponse({"game": rnd.id}, status_code=201)
 
 
@@ -239,7 +241,9 @@ async def create_hotseat_game(request: Request) -> Response:
     if opts.rated:
         raise bad_field("hot-seat games are casual: rated must be false")
     me = seat_of(identity)
-    rnd = await club_of(request).rounds.create(opts, {Color.X: me, Color.O: me})
+    rnd = await club_of(request).rounds.create(
+        opts, {Color.X: me, Color.O: me}, by=identity.user_id
+    )
     return JSONResponse({"game": rnd.id}, status_code=201)
 
 
@@ -261,11 +265,15 @@ async def play_again(request: Request) -> Response:
     opts = replace(rnd.options, color=color.char)
     if rnd.hotseat:
         me = seat_of(identity)
-        new = await club.rounds.create(replace(opts, rated=False), {Color.X: me, Color.O: me})
+        new = await club.rounds.create(
+            replace(opts, rated=False), {Color.X: me, Color.O: me}, by=identity.user_id
+        )
         return JSONResponse({"game": new.id}, status_code=201)
     level = rnd.seats[color.other].ai
     if level is not None:
-        new = await club.rounds.create(opts, _ai_seats(identity, level, color.char))
+        new = await club.rounds.create(
+            opts, _ai_seats(identity, level, color.char), by=identity.user_id
+        )
         return JSONResponse({"game": new.id}, status_code=201)
     opponent = rnd.seats[color.other]
     invitation = await club.lobby.invite(identity, opponent.name, opts)

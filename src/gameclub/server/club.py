@@ -29,7 +29,7 @@ class Club:
         """Open the database (migrating it), then resume the games in progress."""
         db = Database(settings.database_url)
         await db.migrate()
-        engines = EnginePool(settings.engine_workers(), ai_executor)
+        engines = EnginePool(settings.engine_workers(), ai_executor, settings.ai_queue_limit)
         rounds = Rounds(db, settings, engines)
         connections = Connections()
         lobby = Lobby(db, settings, rounds, connections.online_count, connections.notify)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -33,9 +33,9 @@ class TokenBuckets:
         self.burst = float(burst)
         self.rate = rate
         #: key -> (tokens, last refill time)
-        self._buckets: dict[str, tuple[float, float]] = {}
+        self._buckets: dict[Hashable, tuple[float, float]] = {}
 
-    def take(self, key: str, cost: float = 1.0) -> float:
+    def take(self, key: Hashable, cost: float = 1.0) -> float:
         """Spend ``cost`` tokens of ``key``; 0 if it could, else seconds until it can."""
         now = time.monotonic()
         tokens, then = self._buckets.get(key, (self.burst, now))

@@ -33,6 +33,7 @@ from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
 from gameclub.server.errors import ClubError
+from gameclub.server.limits import TokenBuckets, rate_limited
 from gameclub.server.options import GameOptions
 from gameclub.server.ratings import Rating
 from gameclub.server.settings import Settings
@@ -854,6 +855,7 @@ class Round:
                     self.options,
                     {Color.X: self.seats[Color.O], Color.O: self.seats[Color.X]},
                     rematch_of=self.id,
+                    by=self.seats[color].user_id,
                 )
                 await self._commit(now, lambda: self._set("rematch_id", game.id))
                 for seat in self.seats.values():
@@ -977,14 +979,18 @@ class Round:
             left = self.clock.time_left(color, now_ms()) / 1000
             movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
         args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+        # The engine's queue serves players in turn: this game's turn is its player's.
+        owner = self.seats[color.other].user_id
         try:
             text = await self.hub.engines.choose(
-                *args, seat.ai, seed=random.getrandbits(32), movetime=movetime
+                *args, seat.ai, seed=random.getrandbits(32), movetime=movetime, owner=owner
             )
         except Exception:
             # A level that fails must not hang the game: play the simple level instead.
             log.exception("game %s: the %s engine failed; playing 'simple'", self.id, seat.ai)
-            text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
+            text = await self.hub.engines.choose(
+                *args, "simple", seed=random.getrandbits(32), owner=owner
+            )
         try:
             await self.play(color, text, ply, epoch=epoch)
         except ClubError as exc:
@@ -1008,10 +1014,53 @@ class Rounds:
         self.notify: Notify = lambda user_id, message: None
         #: Called when the set of live games changes (for the lobby's counts).
         self.on_change: Callable[[], None] = lambda: None
+        #: New games each player may still start (a budget per ten minutes).
+        self._creations = TokenBuckets(
+            settings.games_per_player_per_10min, settings.games_per_player_per_10min / 600
+        )
+
+    async def check_quota(self, user_id: int, *, ai: bool) -> None:
+        """Refuse a new game asked for by ``user_id`` beyond what one player may hold or start.
+
+        Caps on unfinished games (in all, against the computer), a budget of
+        new games, and, for a game against the computer, room in the engine's
+        queue. Checked when the game is asked for, so nothing has changed yet.
+        """
+        settings = self.settings
+        if ai and self.engines.busy:
+            raise ClubError(
+                "busy", "the computer is busy with other games: try again in a minute", 503
+            )
+        open_games, ai_games = await store.open_game_counts(self.db, user_id)
+        if open_games >= settings.max_open_games_per_player:
+            raise ClubError(
+                "too-many-games",
+                f"you have {open_games} unfinished games, the most a player may have:"
+                " finish, resign or abort some first",
+                409,
+            )
+        if ai and ai_games >= settings.max_ai_games_per_player:
+            raise ClubError(
+                "too-many-games",
+                f"you have {ai_games} unfinished games against the computer, the most a"
+                " player may have: finish, resign or abort one first",
+                409,
+            )
+        wait = self._creations.take(user_id)
+        if wait > 0:
+            raise rate_limited("new games", wait)
 
     async def create(
-        self, options: GameOptions, seats: dict[Color, Seat], *, rematch_of: str | None = None
+        self,
+        options: GameOptions,
+        seats: dict[Color, Seat],
+        *,
+        rematch_of: str | None = None,
+        by: int | None = None,
     ) -> Round:
+        """A new game; ``by``: the player who asked for it, whose quota it counts against."""
+        if by is not None:
+            await self.check_quota(by, ai=any(seat.ai is not None for seat in seats.values()))
         now = now_ms()
         start_fen = options.start_fen()
         game_id = new_id()

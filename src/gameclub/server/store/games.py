@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, case, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
@@ -204,6 +204,21 @@ async def games_of_user(
             ).scalars()
         )
     return games, total
+
+
+async def open_game_counts(db: Database, user_id: int) -> tuple[int, int]:
+    """How many unfinished games ``user_id`` plays: in all, and against the computer."""
+    against_computer = case((or_(Game.x_ai.is_not(None), Game.o_ai.is_not(None)), 1))
+    async with db.read() as session:
+        row = (
+            await session.execute(
+                select(func.count(), func.count(against_computer)).where(
+                    or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
+                    Game.status == STARTED,
+                )
+            )
+        ).one()
+    return int(row[0]), int(row[1])
 
 
 async def active_game_ids_of_user(db: Database, user_id: int) -> list[str]:
