@@ -3,8 +3,10 @@ cached answers, nothing CPU-heavy on the event loop."""
 
 from __future__ import annotations
 
+import random
 import select
 import socket
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -12,7 +14,9 @@ import httpx2 as httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from gameclub.ataxx import Board
 from gameclub.ataxx import blocks as blocks_module
+from gameclub.ataxx.notation import GameRecord
 from gameclub.server import api
 from gameclub.server import options as options_module
 from gameclub.server.settings import Settings
@@ -235,3 +239,40 @@ def test_open_invitations_are_capped_per_player(make_club, settings: Settings):
     assert sent[2].json()["error"]["code"] == "too-many-invitations"
     host.delete(f"/api/invitations/{sent[0].json()['invitation']['id']}")
     assert host.post("/api/invitations", {"to": None}).status_code == 201
+
+
+def _long_record(plies: int) -> str:
+    board = Board()
+    rng = random.Random(7)
+    while len(board.move_stack) < plies:
+        if board.outcome() is not None:
+            board = Board()  # start again until a game is long enough
+            continue
+        board.push(rng.choice(board.legal_moves))
+    return GameRecord.from_board(board).to_pgn()
+
+
+def test_records_are_bounded_in_moves(make_club, settings: Settings):
+    club = make_club(replace(settings, max_record_plies=40))
+    guest = club.browser()
+    ok = guest.post("/api/records", {"pgn": _long_record(40)})
+    assert ok.status_code == 200 and len(ok.json()["moves"]) == 40
+    refused = guest.post("/api/records", {"pgn": _long_record(41)})
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "invalid-record"
+    assert "at most 40 moves" in refused.json()["error"]["message"]
+    # The body limit applies before anything is parsed.
+    huge = guest.post("/api/records", {"pgn": "x" * (settings.max_record_bytes + 1)})
+    assert huge.status_code == 413 and huge.json()["error"]["code"] == "too-large"
+
+
+def test_records_are_read_by_the_workers_not_the_event_loop(club):
+    """A record waits for a free worker (here busy with another player's job): it is
+    read there, in its turn, not on the event loop at once."""
+    guest = club.browser()
+    engines = club.app.state.club.engines
+    busy = club.client.portal.start_task_soon(engines.run, "someone else", time.sleep, 2.0)
+    record = _long_record(60)
+    answer = guest.post("/api/records", {"pgn": record})
+    assert answer.status_code == 200 and len(answer.json()["moves"]) == 60
+    assert busy.done(), "the record was read before the worker was free: on the event loop"

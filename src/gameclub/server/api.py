@@ -338,9 +338,15 @@ async def game_pgn(request: Request) -> Response:
 
 async def load_record(request: Request) -> Response:
     """A PGN record read and checked: its positions, to replay or to continue from."""
-    await acting(request)
-    body = await body_of(request, boards.MAX_RECORD_CHARS + 1024)
-    return JSONResponse(boards.read_record(body.get("pgn")))
+    identity = await acting(request)
+    club = club_of(request)
+    body = await body_of(request, club.settings.max_record_bytes)
+    # Reading a record costs CPU in proportion to its moves: a worker process does
+    # it, in the player's turn (the engine's fair queue), never the event loop.
+    record = await club.engines.run(
+        identity.user_id, boards.read_record_json, body.get("pgn"), club.settings.max_record_plies
+    )
+    return Response(record, media_type="application/json")
 
 
 # -- boards: the editor, the gallery, set-up positions ---------------------------------
