@@ -276,3 +276,122 @@ def test_records_are_read_by_the_workers_not_the_event_loop(club):
     answer = guest.post("/api/records", {"pgn": record})
     assert answer.status_code == 200 and len(answer.json()["moves"]) == 60
     assert busy.done(), "the record was read before the worker was free: on the event loop"
+
+
+def _wait_for(predicate: Any, seconds: float = 20.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("did not happen in time")
+
+
+def _status(browser: Any, game: str) -> str:
+    return str(browser.get(f"/api/games/{game}").json()["status"])
+
+
+def test_games_nobody_starts_are_aborted(make_club, settings: Settings, first_move):
+    club = make_club(replace(settings, abort_unstarted_after_s=1.0))
+    ann, bob = club.browser(), club.browser()
+    hotseat = ann.post("/api/games/hotseat", {}).json()["game"]
+    # Against the computer, which moves first: the person then never answers.
+    computer_first = ann.post("/api/games/ai", {"level": "random", "color": "o"}).json()["game"]
+    # Between two people: x moves, o never does.
+    invitation = ann.post("/api/invitations", {"to": None, "color": "x"}).json()["invitation"]
+    people = bob.post(f"/api/invitations/{invitation['id']}/accept").json()["game"]
+    a, state = ann.watch(people)
+    a.send({"t": "move", "game": people, "move": first_move(state), "ply": 0, "id": 1})
+    a.expect_type("ack", id=1)
+    # A game whose first moves were played goes on, however long the next one takes.
+    started = ann.post("/api/games/hotseat", {}).json()["game"]
+    s, state = ann.watch(started)
+    for ply in range(2):
+        s.send({"t": "move", "game": started, "move": first_move(state), "ply": ply})
+        state = s.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) > n)
+    for game in (hotseat, computer_first, people):
+        _wait_for(lambda game=game: _status(ann, game) == "aborted")
+    assert len(ann.get(f"/api/games/{computer_first}").json()["moves"]) == 1
+    time.sleep(1.5)
+    assert _status(ann, started) == "started"
+    assert set(ann.get("/api/me").json()["games"]) == {started}
+
+
+def test_start_up_does_not_load_stored_games_and_abandoned_ones_are_aborted(
+    make_club, settings: Settings, first_move
+):
+    club = make_club(settings)
+    ann = club.browser()
+    games = [ann.post("/api/games/hotseat", {}).json()["game"] for _ in range(4)]
+    ws, state = ann.watch(games[0])
+    for ply in range(2):
+        ws.send({"t": "move", "game": games[0], "move": first_move(state), "ply": ply})
+        state = ws.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) > n)
+    cookies = ann.client.cookies
+    club.stop()
+
+    again = make_club(replace(settings, abort_unstarted_after_s=3600.0))
+    assert again.app.state.club.rounds.rounds == {}  # nothing loaded at start-up
+    ann2 = again.browser()
+    ann2.client.cookies = cookies
+    ann2.refresh()
+    ws, resumed = ann2.watch(games[0])  # loaded when asked for
+    assert resumed["moves"] == state["moves"] and resumed["status"] == "started"
+    assert set(again.app.state.club.rounds.rounds) == {games[0]}
+    again.stop()
+
+    # Much later: the three games nobody started are aborted by the sweep, unloaded.
+    later = make_club(replace(settings, abort_unstarted_after_s=0.01))
+    later.client.portal.call(later.app.state.club.sweep)
+    ann3 = later.browser()
+    ann3.client.cookies = cookies
+    assert [_status(ann3, game) for game in games] == ["started"] + ["aborted"] * 3
+
+
+def test_me_lists_a_bounded_page_of_games(make_club, settings: Settings):
+    club = make_club(replace(settings, me_games_limit=3))
+    guest = club.browser()
+    games = [guest.post("/api/games/hotseat", {}).json()["game"] for _ in range(5)]
+    listed = guest.get("/api/me").json()["games"]
+    assert len(listed) == 3 and set(listed) <= set(games)
+
+
+def test_new_guests_are_limited_per_address(make_club, settings: Settings):
+    club = make_club(replace(settings, guests_per_address_per_hour=3))
+    first = club.browser("10.0.0.7")
+    names = {first.user["name"]}
+    for _ in range(2):
+        first.client.cookies.clear()
+        names.add(first.get("/api/me").json()["user"]["name"])
+    assert len(names) == 3
+    first.client.cookies.clear()
+    refused = first.get("/api/me")
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate-limited"
+    assert club.browser("10.0.0.8").user["guest"] is True
+
+
+def test_idle_guests_expire(make_club, settings: Settings):
+    club = make_club(replace(settings, guest_idle_days=1.0 / 86400))  # one second
+    idle, player = club.browser(), club.browser()
+    player.post("/api/games/hotseat", {})
+    time.sleep(1.5)
+    club.client.portal.call(club.app.state.club.sweep)
+    assert idle.get(f"/api/users/{idle.user['name']}").status_code == 404
+    # A guest with games keeps its name and record, though its session has ended.
+    assert player.get(f"/api/users/{player.user['name']}").status_code == 200
+    for browser in (idle, player):
+        assert browser.get("/api/me").json()["user"]["id"] != browser.user["id"]
+
+
+def test_finished_games_kept_in_memory_are_bounded(make_club, settings: Settings):
+    club = make_club(replace(settings, max_finished_rounds=2))
+    guest = club.browser()
+    ws = guest.socket()
+    games = [guest.post("/api/games/hotseat", {}).json()["game"] for _ in range(5)]
+    for game in games:
+        ws.send({"t": "abort", "game": game})
+        ws.expect_type("ack", game=game)
+    assert len(club.app.state.club.rounds.rounds) == 2
+    # The store keeps them all.
+    assert all(_status(guest, game) == "aborted" for game in games)

@@ -23,7 +23,7 @@ from gameclub.server import boards
 from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError, bad_field, not_found
-from gameclub.server.limits import read_body
+from gameclub.server.limits import rate_limited, read_body
 from gameclub.server.lobby import seat_of
 from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
 from gameclub.server.ratings import Rating
@@ -105,7 +105,9 @@ def _colors_json(stored: str | None) -> dict[str, str]:
 
 async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
     db = club_of(request).db
-    games = await game_store.active_game_ids_of_user(db, identity.user_id)
+    games = await game_store.active_game_ids_of_user(
+        db, identity.user_id, club_of(request).settings.me_games_limit
+    )
     # Accounts keep their preferences on the server; guests keep theirs in the browser.
     prefs = (
         None
@@ -150,7 +152,11 @@ async def me(request: Request) -> Response:
     identity = await current(request)
     token = None
     if identity is None:
-        token, identity = await club_of(request).accounts.create_guest()
+        accounts = club_of(request).accounts
+        wait = accounts.new_guests.take(client_of(request))
+        if wait > 0:
+            raise rate_limited("new guest sessions from your address", wait)
+        token, identity = await accounts.create_guest()
     response = JSONResponse(await me_json(request, identity))
     if token is not None:
         set_session_cookie(response, request, token)

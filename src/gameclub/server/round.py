@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -241,6 +242,9 @@ class Round:
         #: After a restart, the side to move whose clock waits for it to come back.
         self.waiting_for: Color | None = None
         self._timer: asyncio.TimerHandle | None = None
+        #: Since when the side to move has had the turn (ms), for games not yet started.
+        self.turn_since = created_at
+        self._abort_timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- reading ----------------------------------------------------------------------
@@ -607,6 +611,7 @@ class Round:
             # the ratings it changes) is rare: a full state says it all.
             self.broadcast()
         self._arm_flag_timer()
+        self._arm_abort_timer()
         self._maybe_ai()
         if was_live and not self.live:
             self.hub.finished(self)
@@ -640,6 +645,45 @@ class Round:
                 else:
                     self._arm_flag_timer()
 
+    # -- games abandoned before they started -------------------------------------------------
+
+    def _unstarted_deadline(self) -> float | None:
+        """When this game aborts itself (seconds, wall clock), if it is waiting for a
+        person's first move of their side; ``None`` when it is not."""
+        after = self.hub.settings.abort_unstarted_after_s
+        if after <= 0 or not self.abortable or self.seats[self.board.turn].ai is not None:
+            return None
+        return self.turn_since / 1000 + after
+
+    def _arm_abort_timer(self) -> None:
+        if self._abort_timer is not None:
+            self._abort_timer.cancel()
+            self._abort_timer = None
+        deadline = self._unstarted_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - now_ms() / 1000)
+        loop = asyncio.get_running_loop()
+        self._abort_timer = loop.call_later(
+            delay, lambda: self._spawn(self._abort_if_unstarted())
+        )
+
+    async def _abort_if_unstarted(self) -> None:
+        """Abort a game nobody started in time (as lichess does): it was never played."""
+        async with self.lock:
+            self._abort_timer = None
+            deadline = self._unstarted_deadline()
+            if deadline is None:
+                return
+            if now_ms() / 1000 < deadline:
+                self._arm_abort_timer()
+                return
+            now = now_ms()
+            log.info("game %s: aborted, its first moves were not played in time", self.id)
+            await self._commit(
+                now, lambda: self._finish(now, None, "aborted", status=store.ABORTED)
+            )
+
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
@@ -653,6 +697,8 @@ class Round:
     def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._abort_timer is not None:
+            self._abort_timer.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -710,6 +756,7 @@ class Round:
         if clock is not None:
             clock.moved(color, now, charge=clock.running is color)
         rows = [self._push(move, color, now, plies, auto=False)]
+        self.turn_since = now
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
         self.takeback_offer = None  # a move answers (declines) any takeback request
@@ -917,6 +964,7 @@ class Round:
                     self.board.pop()
                     popped.append((self.moves.pop(), self.autos.pop()))
                 self._reopen(now)
+                self.turn_since = now
                 return []
 
             def rollback() -> None:
@@ -1011,6 +1059,8 @@ class Rounds:
         self.engines = engines
         self.rounds: dict[str, Round] = {}
         self._loading: dict[str, asyncio.Future[Round | None]] = {}
+        #: Finished rounds held in memory, oldest first.
+        self._finished: OrderedDict[str, None] = OrderedDict()
         self.notify: Notify = lambda user_id, message: None
         #: Called when the set of live games changes (for the lobby's counts).
         self.on_change: Callable[[], None] = lambda: None
@@ -1090,6 +1140,7 @@ class Rounds:
         )
         self.rounds[game_id] = rnd
         rnd._maybe_ai()
+        rnd._arm_abort_timer()
         self.on_change()
         return rnd
 
@@ -1176,6 +1227,7 @@ class Rounds:
         )
         rnd.rematch_id = game.rematch_id
         rnd.rematch_of = game.rematch_of
+        rnd.turn_since = moves[-1].played_at if moves else game.created_at
         if game.x_rating_diff is not None and game.o_rating_diff is not None:
             rnd.rating_diffs = {Color.X: game.x_rating_diff, Color.O: game.o_rating_diff}
         if rnd.clock is not None and game.x_ms is not None and game.o_ms is not None:
@@ -1204,27 +1256,51 @@ class Rounds:
         async with rnd.lock:
             await rnd._commit(now, list)
 
-    async def resume_all(self) -> int:
-        """Load every game in progress (at start-up); returns how many."""
-        ids = await store.started_game_ids(self.db)
-        for game_id in ids:
-            try:
-                await self.get(game_id)
-            except Exception:
-                log.exception("could not resume game %s", game_id)
-        return len(ids)
+    async def abort_abandoned(self) -> int:
+        """Abort stored games that nobody started and nobody has loaded since start-up.
+
+        Games in progress are resumed lazily (when someone asks for one), so
+        start-up costs nothing per stored game; a game that was never started
+        and that nobody came back to is closed here instead. Loaded games have
+        their own timer (:meth:`Round._arm_abort_timer`). Returns how many.
+        """
+        after = self.settings.abort_unstarted_after_s
+        if after <= 0:
+            return 0
+        # Well past the deadline: a game not loaded since the last start has not
+        # been touched since, but the last start may have been a moment ago.
+        cutoff = now_ms() - int(10 * after * 1000)
+        aborted = 0
+        while True:
+            ids = await store.unstarted_game_ids(self.db, cutoff, limit=500)
+            ids = [game_id for game_id in ids if game_id not in self.rounds]
+            if not ids:
+                return aborted
+            done = await store.abort_games(self.db, ids, now_ms())
+            if not done:
+                return aborted
+            aborted += done
 
     def finished(self, rnd: Round) -> None:
-        """A round has ended: forget it after a while (the store keeps it)."""
+        """A round has ended: forget it after a while (the store keeps it), or sooner
+        when more than ``max_finished_rounds`` are kept (the oldest unwatched first)."""
         self.on_change()
         loop = asyncio.get_running_loop()
         loop.call_later(KEEP_FINISHED_S, self._evict, rnd.id)
+        self._finished[rnd.id] = None
+        self._finished.move_to_end(rnd.id)
+        excess = len(self._finished) - self.settings.max_finished_rounds
+        for game_id in list(self._finished)[: max(0, excess)]:
+            self._evict(game_id)
 
     def _evict(self, game_id: str) -> None:
         rnd = self.rounds.get(game_id)
-        if rnd is not None and not rnd.live and not rnd.subscribers:
+        if rnd is None or rnd.live:
+            self._finished.pop(game_id, None)
+        elif not rnd.subscribers:
             rnd.close()
             del self.rounds[game_id]
+            self._finished.pop(game_id, None)
 
     def live_rounds(self) -> list[Round]:
         return [rnd for rnd in self.rounds.values() if rnd.live]

@@ -77,6 +77,8 @@ class Settings:
     #: A game in which a person to move has not made the first move of their side
     #: within this time is aborted (as on lichess); ``0`` = never.
     abort_unstarted_after_s: float = 120.0
+    #: Games in progress listed by ``GET /api/me`` (the newest).
+    me_games_limit: int = 50
     #: WebSockets open at once per user (tabs and devices).
     max_sockets_per_user: int = 20
     #: Finished games kept in memory for rematches and late spectators (the store
