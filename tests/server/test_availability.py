@@ -18,6 +18,7 @@ from gameclub.ataxx import Board
 from gameclub.ataxx import blocks as blocks_module
 from gameclub.ataxx.notation import GameRecord
 from gameclub.server import api
+from gameclub.server import boards as boards_module
 from gameclub.server import options as options_module
 from gameclub.server.settings import Settings
 
@@ -106,11 +107,9 @@ def _raw_post(
 
 
 def _response(sock: socket.socket) -> tuple[int, bytes]:
+    """The status and the whole response (read until the connection closes)."""
     data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
+    while chunk := sock.recv(65536):
         data += chunk
     status = int(data.split(b" ", 2)[1])
     return status, data
@@ -395,3 +394,33 @@ def test_finished_games_kept_in_memory_are_bounded(make_club, settings: Settings
     assert len(club.app.state.club.rounds.rounds) == 2
     # The store keeps them all.
     assert all(_status(guest, game) == "aborted" for game in games)
+
+
+def test_a_game_record_is_replayed_once_per_version(club, monkeypatch, first_move):
+    real = boards_module.positions_of
+    calls = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(boards_module, "positions_of", counted)
+    guest = club.browser()
+    game = guest.post("/api/games/hotseat", {}).json()["game"]
+    first = [guest.get(f"/api/games/{game}").json() for _ in range(4)]
+    assert len(calls) == 1 and first[0] == first[-1]
+    ws, state = guest.watch(game)
+    ws.send({"t": "move", "game": game, "move": first_move(state), "ply": 0})
+    ws.expect(lambda m: m["t"] == "state" and len(m["moves"]) == 1)
+    after = [guest.get(f"/api/games/{game}").json() for _ in range(3)]
+    assert len(calls) == 2 and len(after[0]["positions"]) == 2
+
+
+def test_an_overlong_record_is_refused_before_it_is_replayed(make_club, settings):
+    # 12,000 moves (all but the first illegal): refused by their number, unread.
+    club = make_club(replace(settings, max_record_plies=100))
+    guest = club.browser()
+    moves = " ".join(f"{n}. g1 a7" for n in range(1, 6001))
+    refused = guest.post("/api/records", {"pgn": f'[Rules "ataxx"]\n\n{moves} *\n'})
+    assert refused.status_code == 400
+    assert "at most 100 moves; this one is longer" in refused.json()["error"]["message"]

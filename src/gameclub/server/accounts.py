@@ -183,14 +183,17 @@ class Accounts:
             )
 
     async def sweep(self) -> int:
-        """Delete expired sessions, then guests with no session left and nothing
-        that refers to them (games, invitations); returns how many guests went."""
+        """Delete expired sessions, then guests idle for ``guest_idle_days`` with no
+        session left and nothing that refers to them (games, invitations);
+        returns how many guests went. (Only old guests: a new one is stored a
+        moment before its session.)"""
         now = now_ms()
         async with self.db.write() as db:
             await db.execute(delete(Session).where(Session.expires_at <= now))
             result = await db.execute(
                 delete(User).where(
                     User.guest.is_(True),
+                    User.created_at < now - self._guest_idle_ms(),
                     ~exists().where(Session.user_id == User.id),
                     ~exists().where(or_(Game.x_user_id == User.id, Game.o_user_id == User.id)),
                     ~exists().where(

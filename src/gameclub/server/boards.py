@@ -180,6 +180,12 @@ def read_record(text: Any, max_plies: int = MAX_RECORD_PLIES) -> dict[str, Any]:
         raise bad_field("pgn must be the text of a game record")
     if len(text) > MAX_RECORD_CHARS:
         raise ClubError("invalid-record", f"a record is at most {MAX_RECORD_CHARS} characters")
+    # A cheap bound first, so that an overlong record costs no replay at all: a
+    # record of n moves has about 1.5 n words (moves and move numbers), plus tags.
+    if len(text.split()) > 3 * max_plies + 200:
+        raise ClubError(
+            "invalid-record", f"a record has at most {max_plies} moves; this one is longer"
+        )
     try:
         record = GameRecord.from_pgn(text)
     except AtaxxError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -68,7 +69,10 @@ class Club:
 
     async def stop(self) -> None:
         if self._sweeper is not None:
+            # Finished before the database closes under it.
             self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         self.lobby.close()
         self.rounds.close()
         self.engines.close()

@@ -245,6 +245,9 @@ class Round:
         #: Since when the side to move has had the turn (ms), for games not yet started.
         self.turn_since = created_at
         self._abort_timer: asyncio.TimerHandle | None = None
+        #: Answers about the whole game (its record, its PGN) by kind, with the
+        #: version they were made from: see api.game_record.
+        self.record_cache: dict[str, tuple[Any, bytes]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- reading ----------------------------------------------------------------------
