@@ -44,6 +44,9 @@ async def error_response(request: Request, exc: Exception) -> Response:
     retry = getattr(exc, "retry_after", None)
     if retry is not None:
         headers["Retry-After"] = str(max(1, round(retry)))
+    if exc.status == 413:
+        # The rest of the body is not wanted: closing is cheaper than reading it.
+        headers["Connection"] = "close"
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)
 
 
