@@ -363,8 +363,16 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def measure(
-    name: str, stats: Stats, seconds: float, server_pid: int, probe: str | None = None
+    name: str,
+    stats: Stats,
+    players: list[Player],
+    seconds: float,
+    server_pid: int,
+    probe: str | None = None,
 ) -> dict[str, Any]:
+    """Round trips of the moves sent in the next ``seconds``. A move still waiting for
+    its ack at the end counts with the time it has waited so far (a stalled server
+    must not look fast because its slowest moves never came back)."""
     stats.rtts.clear()
     stats.moves = stats.errors = stats.resyncs = 0
     load = os.getloadavg()[0]
@@ -378,7 +386,10 @@ async def measure(
     )
     await asyncio.sleep(seconds)
     stats.measuring = False
-    elapsed = time.perf_counter() - started
+    now = time.perf_counter()
+    waiting = [now - sent for p in players for sent in p.sent.values() if sent >= started]
+    stats.rtts.extend(waiting)
+    elapsed = now - started
     waits = await waits_task if waits_task else []
     return {
         "phase": name,
@@ -387,6 +398,7 @@ async def measure(
         "p99_ms": percentile(stats.rtts, 0.99),
         "mean_ms": 1000 * statistics.fmean(stats.rtts) if stats.rtts else float("nan"),
         "errors": stats.errors,
+        "unanswered": len(waiting),
         "server_cpu": (cpu_seconds(server_pid) - cpu) / elapsed,
         "rss_mib": rss_mib(server_pid),
         "load": load,
@@ -408,10 +420,10 @@ async def run(base: str, games: int, seconds: float, think_ms: float, pid: int) 
     await asyncio.sleep(3.0)  # warm-up, not measured
     print(f"server RSS: {rss_empty:.0f} MiB at start, {rss_mib(pid):.0f} MiB with the games")
     print(
-        f"{'phase':<14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}"
+        f"{'phase':<14} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'unacked':>7}"
         f" {'server':>7} {'RSS MiB':>8} {'load':>5}  computer's first reply (ms)"
     )
-    results = [await measure("without abuse", stats, seconds, pid, probe=base)]
+    results = [await measure("without abuse", stats, players, seconds, pid, probe=base)]
     spawn = multiprocessing.get_context("spawn")
     out: Any = spawn.Queue()
     ready: Any = spawn.Event()
@@ -419,11 +431,11 @@ async def run(base: str, games: int, seconds: float, think_ms: float, pid: int) 
     attacker.start()
     await asyncio.to_thread(ready.wait)  # sessions opened, records built
     await asyncio.sleep(1.0)  # the attacks get going
-    results.append(await measure("with abuse", stats, seconds, pid, probe=base))
+    results.append(await measure("with abuse", stats, players, seconds, pid, probe=base))
     counts = await asyncio.to_thread(out.get)
     await asyncio.to_thread(attacker.join)
     await asyncio.sleep(2.0)
-    results.append(await measure("after abuse", stats, seconds, pid, probe=base))
+    results.append(await measure("after abuse", stats, players, seconds, pid, probe=base))
     for r in results:
         waits = r["first_reply_ms"]
         reply = (
@@ -434,7 +446,8 @@ async def run(base: str, games: int, seconds: float, think_ms: float, pid: int) 
         )
         print(
             f"{r['phase']:<14} {r['moves_per_s']:>8.0f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f}"
-            f" {r['errors']:>6} {r['server_cpu']:>7.0%} {r['rss_mib']:>8.0f} {r['load']:>5.1f}"
+            f" {r['errors']:>6} {r['unanswered']:>7} {r['server_cpu']:>7.0%}"
+            f" {r['rss_mib']:>8.0f} {r['load']:>5.1f}"
             f"  {reply}"
         )
     print("how the server answered the attacks (during the abuse phase):")
