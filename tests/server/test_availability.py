@@ -20,6 +20,7 @@ from gameclub.ataxx.notation import GameRecord
 from gameclub.server import api
 from gameclub.server import boards as boards_module
 from gameclub.server import options as options_module
+from gameclub.server.limits import TokenBuckets
 from gameclub.server.settings import Settings
 
 from .test_restart import Server, free_port
@@ -424,3 +425,15 @@ def test_an_overlong_record_is_refused_before_it_is_replayed(make_club, settings
     refused = guest.post("/api/records", {"pgn": f'[Rules "ataxx"]\n\n{moves} *\n'})
     assert refused.status_code == 400
     assert "at most 100 moves; this one is longer" in refused.json()["error"]["message"]
+
+
+def test_token_buckets_forget_refilled_clients_and_stay_cheap():
+    buckets = TokenBuckets(burst=2, rate=1000.0)
+    for n in range(10_000):
+        assert buckets.take(f"client {n}") == 0.0
+    time.sleep(0.01)  # every bucket refills
+    buckets.take("one more")
+    assert len(buckets) < 4096
+    slow = TokenBuckets(burst=1, rate=0.001)
+    assert slow.take("a") == 0.0 and slow.take("a") > 100
+    assert slow.take("b") == 0.0  # each key has its own bucket

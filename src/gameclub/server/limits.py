@@ -22,8 +22,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from gameclub.server.errors import ClubError
 from gameclub.server.settings import Settings
 
-#: The bucket table is swept of full buckets when it grows past this many keys.
+#: The bucket table is swept of full buckets when it grows past this many keys
+#: (then past twice what the sweep left, so that sweeping stays rare).
 _SWEEP_AT = 4096
+#: The longest wait ever announced (``Retry-After``), in seconds.
+_MAX_WAIT = 86_400.0
 
 
 class TokenBuckets:
@@ -34,6 +37,7 @@ class TokenBuckets:
         self.rate = rate
         #: key -> (tokens, last refill time)
         self._buckets: dict[Hashable, tuple[float, float]] = {}
+        self._sweep_at = _SWEEP_AT
 
     def take(self, key: Hashable, cost: float = 1.0) -> float:
         """Spend ``cost`` tokens of ``key``; 0 if it could, else seconds until it can."""
@@ -42,11 +46,11 @@ class TokenBuckets:
         tokens = min(self.burst, tokens + (now - then) * self.rate)
         if tokens >= cost:
             self._buckets[key] = (tokens - cost, now)
-            if len(self._buckets) > _SWEEP_AT:
+            if len(self._buckets) > self._sweep_at:
                 self._sweep(now)
             return 0.0
         self._buckets[key] = (tokens, now)
-        return (cost - tokens) / self.rate if self.rate > 0 else float("inf")
+        return min(_MAX_WAIT, (cost - tokens) / self.rate) if self.rate > 0 else _MAX_WAIT
 
     def _sweep(self, now: float) -> None:
         # A bucket that has refilled is the same as no bucket: forget it.
@@ -57,6 +61,7 @@ class TokenBuckets:
         ]
         for key in full:
             del self._buckets[key]
+        self._sweep_at = max(_SWEEP_AT, 2 * len(self._buckets))
 
     def __len__(self) -> int:
         return len(self._buckets)
