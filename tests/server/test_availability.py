@@ -3,6 +3,8 @@ cached answers, nothing CPU-heavy on the event loop."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import select
 import socket
@@ -447,3 +449,30 @@ def test_token_buckets_forget_refilled_clients_and_stay_cheap():
     slow = TokenBuckets(burst=1, rate=0.001)
     assert slow.take("a") == 0.0 and slow.take("a") > 100
     assert slow.take("b") == 0.0  # each key has its own bucket
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.add(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+def test_engine_workers_end_with_a_killed_server(tmp_path):
+    """``kill -9`` of the server leaves no engine worker behind, holding its memory."""
+    server = Server(f"sqlite:///{tmp_path}/club.db", free_port(), tmp_path)
+    try:
+        # The workers start in the background at start-up (with the pool's own helpers).
+        workers = _wait_for(lambda: _children(server.process.pid), 60)
+    finally:
+        server.kill()
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), 20)

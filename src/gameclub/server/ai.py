@@ -16,6 +16,9 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -67,8 +70,29 @@ def _warmed(future: Future[bool]) -> None:
         log.info("engine workers ready")
 
 
+def _exit_with_parent(parent: int) -> None:
+    """(In a worker.) End the worker when the server that started it is gone.
+
+    A server killed outright (``kill -9``, out of memory) cannot stop its pool:
+    without this, each of its workers would live on, holding its memory, waiting
+    for work that never comes.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def new_process_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_exit_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 @dataclass(eq=False)
