@@ -11,7 +11,9 @@ per second and the p50/p99 round trip (move sent -> its ack received, which
 comes after the move's delta), errors and resyncs, the share of one core
 used by the server process and by this client while measuring, the server's
 CPU time per move, and the load average when the level started (other work
-on the machine shows there).
+on the machine shows there). Each simulated player comes from its own loopback
+address (127.1.x.y), as people do from their own machines: the server budgets
+requests and new guests per address.
 
     .venv/bin/python benchmarks/server_load.py --games 50 200 500 --seconds 15
 
@@ -33,12 +35,31 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2 as httpx
 import orjson
 import websockets
+
+
+def loopback_addresses(first: int = 1) -> Iterator[str]:
+    """Distinct loopback addresses, ``127.<first>.0.1`` on (Linux routes all of 127/8 to lo)."""
+    for high in range(first, 255):
+        for middle in range(256):
+            for low in range(1, 255):
+                yield f"127.{high}.{middle}.{low}"
+
+
+#: The address of each new simulated player.
+PLAYER_ADDRESSES = loopback_addresses(1)
+
+
+def http_client(base: str, address: str | None, **kwargs: Any) -> httpx.AsyncClient:
+    """An HTTP client whose requests come from ``address`` (any loopback address)."""
+    transport = httpx.AsyncHTTPTransport(local_address=address) if address else None
+    return httpx.AsyncClient(base_url=base, transport=transport, **kwargs)
 
 
 def free_port() -> int:
@@ -67,8 +88,11 @@ class Player:
     destinations.
     """
 
-    def __init__(self, base: str, stats: Stats, think_ms: float) -> None:
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+    def __init__(
+        self, base: str, stats: Stats, think_ms: float, address: str | None = None
+    ) -> None:
+        self.address = address if address is not None else next(PLAYER_ADDRESSES)
+        self.http = http_client(base, self.address, timeout=30)
         self.base = base
         self.stats = stats
         self.think_ms = think_ms
@@ -102,6 +126,7 @@ class Player:
             additional_headers={"Cookie": f"gc_session={token}"},
             max_size=2**22,
             compression=None,
+            local_addr=(self.address, 0),
         )
         await self.ws.recv()  # welcome
 
@@ -269,21 +294,12 @@ async def run_level(
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[50, 200, 500])
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
-    parser.add_argument(
-        "--think-ms",
-        type=float,
-        default=150.0,
-        help="mean think time of a player before each move (0: none)",
-    )
-    parser.add_argument("--database", help="database URL (default: a fresh SQLite file)")
-    args = parser.parse_args()
-
+@contextlib.contextmanager
+def running_server(database: str | None) -> Iterator[tuple[str, subprocess.Popen[bytes], str]]:
+    """``python -m gameclub.server`` on a free port (a fresh SQLite file unless
+    ``database`` is given), until the block ends: ``(base URL, process, database)``."""
     with tempfile.TemporaryDirectory() as tmp:
-        database = args.database or f"sqlite:///{tmp}/bench.db"
+        database = database or f"sqlite:///{tmp}/bench.db"
         port = free_port()
         env = {**os.environ, "GAMECLUB_DATABASE_URL": database}
         log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115
@@ -303,31 +319,9 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     if time.monotonic() > deadline or server.poll() is not None:
-                        print("the server did not start", file=sys.stderr)
-                        return 1
+                        raise RuntimeError("the server did not start") from None
                     time.sleep(0.2)
-            print(
-                f"server: {database}; think time {args.think_ms:.0f} ms; "
-                f"{args.seconds:.0f} s measured per level"
-            )
-            print(
-                f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
-                f" {'resyncs':>8} {'server':>7} {'client':>7} {'ms/move':>8} {'load':>5}"
-            )
-            for games in args.games:
-                load = os.getloadavg()[0]
-                with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                    result = runner.run(
-                        run_level(base, games, args.seconds, args.think_ms, server.pid)
-                    )
-                print(
-                    f"{result['games']:>6} {result['moves_per_s']:>9.0f} "
-                    f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}"
-                    f" {result['resyncs']:>8} {result['server_cpu']:>7.0%}"
-                    f" {result['client_cpu']:>7.0%} {result['server_cpu_ms_per_move']:>8.2f}"
-                    f" {load:>5.1f}",
-                    flush=True,
-                )
+            yield base, server, database
         finally:
             server.send_signal(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -335,6 +329,44 @@ def main() -> int:
             if server.poll() is None:
                 server.kill()
             log.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[50, 200, 500])
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured time per level")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=150.0,
+        help="mean think time of a player before each move (0: none)",
+    )
+    parser.add_argument("--database", help="database URL (default: a fresh SQLite file)")
+    args = parser.parse_args()
+
+    with running_server(args.database) as (base, server, database):
+        print(
+            f"server: {database}; think time {args.think_ms:.0f} ms; "
+            f"{args.seconds:.0f} s measured per level"
+        )
+        print(
+            f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
+            f" {'resyncs':>8} {'server':>7} {'client':>7} {'ms/move':>8} {'load':>5}"
+        )
+        for games in args.games:
+            load = os.getloadavg()[0]
+            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                result = runner.run(
+                    run_level(base, games, args.seconds, args.think_ms, server.pid)
+                )
+            print(
+                f"{result['games']:>6} {result['moves_per_s']:>9.0f} "
+                f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}"
+                f" {result['resyncs']:>8} {result['server_cpu']:>7.0%}"
+                f" {result['client_cpu']:>7.0%} {result['server_cpu_ms_per_move']:>8.2f}"
+                f" {load:>5.1f}",
+                flush=True,
+            )
     return 0
 
 

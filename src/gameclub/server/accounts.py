@@ -21,16 +21,17 @@ from dataclasses import dataclass
 import anyio.to_thread
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from gameclub.server import fields
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError, bad_field
+from gameclub.server.limits import TokenBuckets
 from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
 from gameclub.server.settings import Settings
 from gameclub.server.store.db import Database
-from gameclub.server.store.models import Session, User
+from gameclub.server.store.models import Game, Invitation, Session, User
 
 SESSION_COOKIE = "gc_session"
 CSRF_HEADER = "x-csrf-token"
@@ -198,6 +199,9 @@ class Accounts:
         # A hash to verify against when the name is unknown, so that a wrong
         # name costs as long as a wrong password (no name probing by timing).
         self._dummy_hash: str | None = None
+        #: New guest sessions each client address may still open (a budget per hour).
+        per_hour = settings.guests_per_address_per_hour
+        self.new_guests = TokenBuckets(per_hour, per_hour / 3600)
 
     # -- sessions -------------------------------------------------------------------
 
@@ -217,6 +221,7 @@ class Accounts:
         if row is None:
             return None
         session, user = row
+        expires_at = await self._keep_guest(session) if user.guest else session.expires_at
         return Identity(
             user.id,
             user.name,
@@ -225,14 +230,57 @@ class Accounts:
             user.rated_games,
             session.csrf,
             token_hash,
-            session.expires_at,
+            expires_at,
         )
+
+    def _guest_idle_ms(self) -> int:
+        return int(self.settings.guest_idle_days * 86_400_000)
+
+    async def _keep_guest(self, session: Session) -> int:
+        """A guest's session lasts ``guest_idle_days`` from the last visit: pushed back
+        at most once a day (or a tenth of that time), not written on every request.
+        Returns the session's expiry as it now stands (its sockets close then)."""
+        idle = self._guest_idle_ms()
+        now = now_ms()
+        if session.expires_at - now > idle - min(86_400_000, idle // 10):
+            return session.expires_at
+        async with self.db.write() as db:
+            await db.execute(
+                update(Session)
+                .where(Session.token_hash == session.token_hash)
+                .values(expires_at=now + idle)
+            )
+        return now + idle
+
+    async def sweep(self) -> int:
+        """Delete expired sessions, then guests idle for ``guest_idle_days`` with no
+        session left and nothing that refers to them (games, invitations);
+        returns how many guests went. (Only old guests: a new one is stored a
+        moment before its session.)"""
+        now = now_ms()
+        async with self.db.write() as db:
+            await db.execute(delete(Session).where(Session.expires_at <= now))
+            result = await db.execute(
+                delete(User).where(
+                    User.guest.is_(True),
+                    User.created_at < now - self._guest_idle_ms(),
+                    ~exists().where(Session.user_id == User.id),
+                    ~exists().where(or_(Game.x_user_id == User.id, Game.o_user_id == User.id)),
+                    ~exists().where(
+                        or_(Invitation.from_user_id == User.id, Invitation.to_user_id == User.id)
+                    ),
+                )
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
 
     async def _new_session(self, user: User) -> tuple[str, Identity]:
         token = secrets.token_urlsafe(32)
         csrf = secrets.token_urlsafe(24)
         now = now_ms()
-        expires_at = now + self.settings.session_days * 86_400_000
+        lifetime = (
+            self._guest_idle_ms() if user.guest else self.settings.session_days * 86_400_000
+        )
+        expires_at = now + lifetime
         async with self.db.write() as db:
             db.add(
                 Session(

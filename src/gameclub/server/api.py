@@ -8,12 +8,15 @@ hand over to accounts, lobby and rounds. Every refusal is a
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
@@ -23,14 +26,13 @@ from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError, bad_field, not_found
 from gameclub.server.fields import key, query_int
+from gameclub.server.limits import rate_limited, read_body
 from gameclub.server.lobby import seat_of
 from gameclub.server.options import GameOptions, options_json, parse_level, parse_options
 from gameclub.server.ratings import Rating
 from gameclub.server.round import Round, Seat
 from gameclub.server.store import games as game_store
 from gameclub.server.store.models import Game, User
-
-MAX_BODY_BYTES = 16 * 1024
 
 
 def club_of(request: Request) -> Club:
@@ -44,6 +46,9 @@ async def error_response(request: Request, exc: Exception) -> Response:
     retry = getattr(exc, "retry_after", None)
     if retry is not None:
         headers["Retry-After"] = str(max(1, round(retry)))
+    if exc.status == 413:
+        # The rest of the body is not wanted: closing is cheaper than reading it.
+        headers["Connection"] = "close"
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status, headers=headers)
 
 
@@ -93,10 +98,8 @@ async def acting(request: Request) -> Identity:
     return identity
 
 
-async def body_of(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > limit:
-        raise ClubError("too-large", f"request bodies are at most {limit} bytes", 413)
+async def body_of(request: Request, limit: int | None = None) -> dict[str, Any]:
+    raw = await read_body(request, limit or club_of(request).settings.max_body_bytes)
     if not raw.strip():
         return {}
     try:
@@ -125,7 +128,9 @@ def _colors_json(stored: str | None) -> dict[str, str]:
 
 async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
     db = club_of(request).db
-    games = await game_store.active_game_ids_of_user(db, identity.user_id)
+    games = await game_store.active_game_ids_of_user(
+        db, identity.user_id, club_of(request).settings.me_games_limit
+    )
     # Accounts keep their preferences on the server; guests keep theirs in the browser.
     prefs = (
         None
@@ -170,14 +175,18 @@ async def me(request: Request) -> Response:
     identity = await current(request)
     token = None
     if identity is None:
-        token, identity = await club_of(request).accounts.create_guest()
+        accounts = club_of(request).accounts
+        wait = accounts.new_guests.take(client_of(request))
+        if wait > 0:
+            raise rate_limited("new guest sessions from your address", wait)
+        token, identity = await accounts.create_guest()
     response = JSONResponse(await me_json(request, identity))
     if token is not None:
         set_session_cookie(response, request, token)
     return response
 
 
-def client_of(request: Request) -> str:
+def client_of(request: HTTPConnection) -> str:
     return request.client.host if request.client else "unknown"
 
 
@@ -219,10 +228,22 @@ async def logout(request: Request) -> Response:
 # -- games -------------------------------------------------------------------------------
 
 
+@functools.cache
+def options_body() -> bytes:
+    """The answer to ``GET /api/options``, encoded once: it changes only with the code.
+
+    The first call is slow (see :func:`options_json`): the app makes it in a
+    thread at start-up.
+    """
+    return json.dumps({**options_json(), "piece_colors": list(PIECE_COLORS)}).encode()
+
+
 async def options(request: Request) -> Response:
-    body = options_json()
-    body["piece_colors"] = list(PIECE_COLORS)
-    return JSONResponse(body)
+    return Response(
+        options_body(),
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 def _ai_seats(identity: Identity, level: str, color: str) -> dict[Color, Seat]:
@@ -239,7 +260,9 @@ async def create_ai_game(request: Request) -> Response:
     body = await body_of(request)
     level = parse_level(body.get("level", "simple"))
     opts = parse_options(body, allow_rated=False)
-    rnd = await club_of(request).rounds.create(opts, _ai_seats(identity, level, opts.color))
+    rnd = await club_of(request).rounds.create(
+        opts, _ai_seats(identity, level, opts.color), by=identity.user_id
+    )
     return JSONResponse({"game": rnd.id}, status_code=201)
 
 
@@ -250,7 +273,9 @@ async def create_hotseat_game(request: Request) -> Response:
     if opts.rated:
         raise bad_field("hot-seat games are casual: rated must be false")
     me = seat_of(identity)
-    rnd = await club_of(request).rounds.create(opts, {Color.X: me, Color.O: me})
+    rnd = await club_of(request).rounds.create(
+        opts, {Color.X: me, Color.O: me}, by=identity.user_id
+    )
     return JSONResponse({"game": rnd.id}, status_code=201)
 
 
@@ -272,11 +297,15 @@ async def play_again(request: Request) -> Response:
     opts = replace(rnd.options, color=color.char)
     if rnd.hotseat:
         me = seat_of(identity)
-        new = await club.rounds.create(replace(opts, rated=False), {Color.X: me, Color.O: me})
+        new = await club.rounds.create(
+            replace(opts, rated=False), {Color.X: me, Color.O: me}, by=identity.user_id
+        )
         return JSONResponse({"game": new.id}, status_code=201)
     level = rnd.seats[color.other].ai
     if level is not None:
-        new = await club.rounds.create(opts, _ai_seats(identity, level, color.char))
+        new = await club.rounds.create(
+            opts, _ai_seats(identity, level, color.char), by=identity.user_id
+        )
         return JSONResponse({"game": new.id}, status_code=201)
     opponent = rnd.seats[color.other]
     invitation = await club.lobby.invite(identity, opponent.name, opts)
@@ -297,10 +326,33 @@ async def game_record(request: Request) -> Response:
         rnd: Round = await club.rounds.get(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
+    # Replaying every position costs about 50 microseconds a move: made once per
+    # version of the game (and presence of its players), not once per request.
+    body = _cached(rnd, "record", (rnd.version, tuple(rnd.online().values())), _record_body)
+    return Response(body, media_type="application/json")
+
+
+def _cached(rnd: Round, kind: str, key: Any, make: Callable[[Round], bytes]) -> bytes:
+    """``make(rnd)``, made again only when ``key`` (the game's version, ...) changes."""
+    held = rnd.record_cache.get(kind)
+    if held is None or held[0] != key:
+        held = rnd.record_cache[kind] = (key, make(rnd))
+    return held[1]
+
+
+def _record_body(rnd: Round) -> bytes:
+    return json.dumps(_record_json(rnd)).encode()
+
+
+def _pgn_body(rnd: Round) -> bytes:
+    return boards.record_of(rnd).to_pgn().encode()
+
+
+def _record_json(rnd: Round) -> dict[str, Any]:
     positions = boards.positions_of(rnd.start_fen, rnd.board.rules, rnd.moves)
     players = rnd.players_json()
     record = boards.record_of(rnd)
-    return JSONResponse(
+    return (
         {
             "id": rnd.id,
             "status": rnd.status,
@@ -333,7 +385,7 @@ async def game_pgn(request: Request) -> Response:
     except ClubError:
         raise not_found("this game") from None
     return Response(
-        boards.record_of(rnd).to_pgn(),
+        _cached(rnd, "pgn", rnd.version, _pgn_body),
         media_type="application/x-chess-pgn",
         headers={"Content-Disposition": f'attachment; filename="gameclub-{rnd.id}.pgn"'},
     )
@@ -341,9 +393,15 @@ async def game_pgn(request: Request) -> Response:
 
 async def load_record(request: Request) -> Response:
     """A PGN record read and checked: its positions, to replay or to continue from."""
-    await acting(request)
-    body = await body_of(request, boards.MAX_RECORD_CHARS + 1024)
-    return JSONResponse(boards.read_record(body.get("pgn")))
+    identity = await acting(request)
+    club = club_of(request)
+    body = await body_of(request, club.settings.max_record_bytes)
+    # Reading a record costs CPU in proportion to its moves: a worker process does
+    # it, in the player's turn (the engine's fair queue), never the event loop.
+    record = await club.engines.run(
+        identity.user_id, boards.read_record_json, body.get("pgn"), club.settings.max_record_plies
+    )
+    return Response(record, media_type="application/json")
 
 
 # -- boards: the editor, the gallery, set-up positions ---------------------------------

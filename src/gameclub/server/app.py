@@ -21,7 +21,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -30,6 +30,7 @@ from starlette.types import Scope
 from gameclub.server import api
 from gameclub.server.club import Club
 from gameclub.server.errors import ClubError
+from gameclub.server.limits import RequestLimits
 from gameclub.server.settings import Settings
 from gameclub.server.ws import websocket_endpoint
 
@@ -94,6 +95,8 @@ def _load_kernels() -> None:
     from gameclub.ataxx import Board
 
     Board().legal_moves  # noqa: B018 - called for its side effect
+    # Build what the forms offer once, here, rather than in the first request.
+    api.options_body()
 
 
 def create_app(
@@ -143,6 +146,14 @@ def create_app(
         middleware.append(
             Middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
         )
+    # Inside the proxy headers' middleware, so that the budgets count the real client.
+    middleware.append(
+        Middleware(
+            RequestLimits,
+            settings=settings,
+            client_of=lambda scope: api.client_of(HTTPConnection(scope)),
+        )
+    )
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gameclub.server.accounts import Accounts
 from gameclub.server.ai import EnginePool
@@ -12,6 +15,8 @@ from gameclub.server.round import Rounds
 from gameclub.server.settings import Settings
 from gameclub.server.store.db import Database
 from gameclub.server.ws import Connections
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -23,26 +28,51 @@ class Club:
     rounds: Rounds
     lobby: Lobby
     connections: Connections
+    _sweeper: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
     async def start(cls, settings: Settings, ai_executor: Executor | None = None) -> Club:
-        """Open the database (migrating it), then resume the games in progress."""
+        """Open the database (migrating it) and start the periodic sweep.
+
+        Games in progress are not loaded here: each is resumed when someone
+        asks for it (:meth:`Rounds.get`), so start-up does not grow with them.
+        """
         db = Database(settings.database_url)
         await db.migrate()
-        engines = EnginePool(settings.engine_workers(), ai_executor)
+        engines = EnginePool(settings.engine_workers(), ai_executor, settings.ai_queue_limit)
         rounds = Rounds(db, settings, engines)
         connections = Connections()
         lobby = Lobby(db, settings, rounds, connections.online_count, connections.notify)
         rounds.notify = connections.notify
         rounds.on_change = lobby.changed
         club = cls(settings, db, Accounts(db, settings), engines, rounds, lobby, connections)
-        await rounds.resume_all()
+        club._sweeper = asyncio.create_task(club._sweep_every(settings.sweep_interval_s))
         # The engine's workers start in the background: the first computer move
         # need not wait for them, and start-up does not either.
         engines.start_warm_up()
         return club
 
+    async def sweep(self) -> None:
+        """Expired sessions and idle guests out; stored games nobody started aborted."""
+        guests = await self.accounts.sweep()
+        games = await self.rounds.abort_abandoned()
+        if guests or games:
+            log.info("sweep: %d idle guests deleted, %d unstarted games aborted", guests, games)
+
+    async def _sweep_every(self, interval: float) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of sessions and games failed; trying again later")
+            await asyncio.sleep(interval)
+
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            # Finished before the database closes under it.
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         self.lobby.close()
         self.rounds.close()
         self.engines.close()

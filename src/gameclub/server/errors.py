@@ -20,6 +20,10 @@ class ClubError(Exception):
     def to_json(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message}
 
+    def __reduce__(self) -> tuple[type[ClubError], tuple[str, str, int]]:
+        # Raised in worker processes too (records are read there): it must pickle.
+        return (ClubError, (self.code, self.message, self.status))
+
 
 def bad_field(message: str) -> ClubError:
     return ClubError("bad-field", message)

@@ -160,7 +160,7 @@ class Lobby:
         del self.seeks[seek_id]
         try:
             seats = assign_colors(seek.seat, seat_of(identity), seek.options.color)
-            rnd = await self.rounds.create(seek.options, seats)
+            rnd = await self.rounds.create(seek.options, seats, by=identity.user_id)
         except BaseException:
             self.seeks[seek_id] = seek
             raise
@@ -191,6 +191,14 @@ class Lobby:
         if options.rated and (identity.guest or (target is not None and target.guest)):
             raise ClubError(
                 "accounts-only", "rated games are for two accounts; guests play casual games", 403
+            )
+        limit = self.settings.max_open_invitations_per_player
+        if await store.open_invitation_count(self.db, identity.user_id) >= limit:
+            raise ClubError(
+                "too-many-invitations",
+                f"you have {limit} open invitations, the most a player may have:"
+                " cancel one first",
+                409,
             )
         invitation = Invitation(
             id=new_id(10),
@@ -239,6 +247,8 @@ class Lobby:
             raise ClubError(
                 "accounts-only", "guests play casual games only: sign up to play rated", 403
             )
+        # Checked before the invitation closes: a refusal leaves it open.
+        await self.rounds.check_quota(identity.user_id, ai=False)
         if not await store.close_invitation(self.db, invitation.id, "accepted"):
             raise ClubError("gone", "this invitation is no longer open", 410)
         sender = (await game_store.users_by_id(self.db, [invitation.from_user_id]))[

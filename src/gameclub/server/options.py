@@ -9,6 +9,7 @@ an invitation sees the blocks that will be played.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -263,8 +264,11 @@ def parse_level(value: Any) -> str:
     return value
 
 
+@functools.cache
 def options_json() -> dict[str, object]:
-    """What the forms offer (``GET /api/options``)."""
+    """What the forms offer (``GET /api/options``); built once (walking the board
+    layouts for the suggested blocks takes a few hundred milliseconds): do not
+    change what it returns."""
     return {
         "rulesets": [
             {

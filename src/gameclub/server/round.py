@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -34,6 +35,7 @@ from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
 from gameclub.server.errors import ClubError
 from gameclub.server.fields import key
+from gameclub.server.limits import TokenBuckets, rate_limited
 from gameclub.server.options import GameOptions
 from gameclub.server.ratings import Rating
 from gameclub.server.settings import Settings
@@ -245,6 +247,12 @@ class Round:
         #: After a restart, the side to move whose clock waits for it to come back.
         self.waiting_for: Color | None = None
         self._timer: asyncio.TimerHandle | None = None
+        #: Since when the side to move has had the turn (ms), for games not yet started.
+        self.turn_since = created_at
+        self._abort_timer: asyncio.TimerHandle | None = None
+        #: Answers about the whole game (its record, its PGN) by kind, with the
+        #: version they were made from: see api.game_record.
+        self.record_cache: dict[str, tuple[Any, bytes]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         #: The computer's task for its current turn, and the epoch it was started in.
         self._thinking: tuple[asyncio.Task[None], int] | None = None
@@ -645,6 +653,7 @@ class Round:
             # the ratings it changes) is rare: a full state says it all.
             self.broadcast()
         self._arm_flag_timer()
+        self._arm_abort_timer()
         self._maybe_ai()
         if was_live and not self.live:
             self.hub.finished(self)
@@ -678,6 +687,45 @@ class Round:
                 else:
                     self._arm_flag_timer()
 
+    # -- games abandoned before they started -------------------------------------------------
+
+    def _unstarted_deadline(self) -> float | None:
+        """When this game aborts itself (seconds, wall clock), if it is waiting for a
+        person's first move of their side; ``None`` when it is not."""
+        after = self.hub.settings.abort_unstarted_after_s
+        if after <= 0 or not self.abortable or self.seats[self.board.turn].ai is not None:
+            return None
+        return self.turn_since / 1000 + after
+
+    def _arm_abort_timer(self) -> None:
+        if self._abort_timer is not None:
+            self._abort_timer.cancel()
+            self._abort_timer = None
+        deadline = self._unstarted_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - now_ms() / 1000)
+        loop = asyncio.get_running_loop()
+        self._abort_timer = loop.call_later(
+            delay, lambda: self._spawn(self._abort_if_unstarted())
+        )
+
+    async def _abort_if_unstarted(self) -> None:
+        """Abort a game nobody started in time (as lichess does): it was never played."""
+        async with self.lock:
+            self._abort_timer = None
+            deadline = self._unstarted_deadline()
+            if deadline is None:
+                return
+            if now_ms() / 1000 < deadline:
+                self._arm_abort_timer()
+                return
+            now = now_ms()
+            log.info("game %s: aborted, its first moves were not played in time", self.id)
+            await self._commit(
+                now, lambda: self._finish(now, None, "aborted", status=store.ABORTED)
+            )
+
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
@@ -692,6 +740,8 @@ class Round:
     def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._abort_timer is not None:
+            self._abort_timer.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -754,6 +804,7 @@ class Round:
         # player may move after a restart without subscribing first).
         self.waiting_for = None
         rows = [self._push(move, color, now, plies, auto=False)]
+        self.turn_since = now
         if self.draw_offer is color.other:
             self.draw_offer = None  # moving declines the opponent's offer
         self.takeback_offer = None  # a move answers (declines) any takeback request
@@ -919,6 +970,7 @@ class Round:
                     self.options,
                     {Color.X: self.seats[Color.O], Color.O: self.seats[Color.X]},
                     rematch_of=self.id,
+                    by=self.seats[color].user_id,
                 )
                 await self._commit(now, lambda: self._set("rematch_id", game.id))
                 for seat in self.seats.values():
@@ -980,6 +1032,7 @@ class Round:
                     self.board.pop()
                     popped.append((self.moves.pop(), self.autos.pop()))
                 self._reopen(now)
+                self.turn_since = now
                 return []
 
             def rollback() -> None:
@@ -1065,14 +1118,18 @@ class Round:
                 left = self.clock.time_left(color, now_ms()) / 1000
                 movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
             args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+            # The engine's queue serves players in turn: this game's turn is its player's.
+            owner = self.seats[color.other].user_id
         try:
             text = await self.hub.engines.choose(
-                *args, level, seed=random.getrandbits(32), movetime=movetime
+                *args, level, seed=random.getrandbits(32), movetime=movetime, owner=owner
             )
         except Exception:
             # A level that fails must not hang the game: play the simple level instead.
             log.exception("game %s: the %s engine failed; playing 'simple'", self.id, level)
-            text = await self.hub.engines.choose(*args, "simple", seed=random.getrandbits(32))
+            text = await self.hub.engines.choose(
+                *args, "simple", seed=random.getrandbits(32), owner=owner
+            )
         try:
             await self.play(color, text, ply, epoch=epoch)
         except ClubError as exc:
@@ -1093,13 +1150,58 @@ class Rounds:
         self.engines = engines
         self.rounds: dict[str, Round] = {}
         self._loading: dict[str, asyncio.Future[Round | None]] = {}
+        #: Finished rounds held in memory, oldest first.
+        self._finished: OrderedDict[str, None] = OrderedDict()
         self.notify: Notify = lambda user_id, message: None
         #: Called when the set of live games changes (for the lobby's counts).
         self.on_change: Callable[[], None] = lambda: None
+        #: New games each player may still start (a budget per ten minutes).
+        self._creations = TokenBuckets(
+            settings.games_per_player_per_10min, settings.games_per_player_per_10min / 600
+        )
+
+    async def check_quota(self, user_id: int, *, ai: bool) -> None:
+        """Refuse a new game asked for by ``user_id`` beyond what one player may hold or start.
+
+        Caps on unfinished games (in all, against the computer), a budget of
+        new games, and, for a game against the computer, room in the engine's
+        queue. Checked when the game is asked for, so nothing has changed yet.
+        """
+        settings = self.settings
+        if ai and self.engines.busy:
+            raise ClubError(
+                "busy", "the computer is busy with other games: try again in a minute", 503
+            )
+        open_games, ai_games = await store.open_game_counts(self.db, user_id)
+        if open_games >= settings.max_open_games_per_player:
+            raise ClubError(
+                "too-many-games",
+                f"you have {open_games} unfinished games, the most a player may have:"
+                " finish, resign or abort some first",
+                409,
+            )
+        if ai and ai_games >= settings.max_ai_games_per_player:
+            raise ClubError(
+                "too-many-games",
+                f"you have {ai_games} unfinished games against the computer, the most a"
+                " player may have: finish, resign or abort one first",
+                409,
+            )
+        wait = self._creations.take(user_id)
+        if wait > 0:
+            raise rate_limited("new games", wait)
 
     async def create(
-        self, options: GameOptions, seats: dict[Color, Seat], *, rematch_of: str | None = None
+        self,
+        options: GameOptions,
+        seats: dict[Color, Seat],
+        *,
+        rematch_of: str | None = None,
+        by: int | None = None,
     ) -> Round:
+        """A new game; ``by``: the player who asked for it, whose quota it counts against."""
+        if by is not None:
+            await self.check_quota(by, ai=any(seat.ai is not None for seat in seats.values()))
         now = now_ms()
         start_fen = options.start_fen()
         game_id = new_id()
@@ -1129,6 +1231,7 @@ class Rounds:
         )
         self.rounds[game_id] = rnd
         rnd._maybe_ai()
+        rnd._arm_abort_timer()
         self.on_change()
         return rnd
 
@@ -1216,6 +1319,7 @@ class Rounds:
         )
         rnd.rematch_id = game.rematch_id
         rnd.rematch_of = game.rematch_of
+        rnd.turn_since = moves[-1].played_at if moves else game.created_at
         if game.x_rating_diff is not None and game.o_rating_diff is not None:
             rnd.rating_diffs = {Color.X: game.x_rating_diff, Color.O: game.o_rating_diff}
         if rnd.clock is not None and game.x_ms is not None and game.o_ms is not None:
@@ -1244,27 +1348,51 @@ class Rounds:
         async with rnd.lock:
             await rnd._commit(now, list)
 
-    async def resume_all(self) -> int:
-        """Load every game in progress (at start-up); returns how many."""
-        ids = await store.started_game_ids(self.db)
-        for game_id in ids:
-            try:
-                await self.get(game_id)
-            except Exception:
-                log.exception("could not resume game %s", game_id)
-        return len(ids)
+    async def abort_abandoned(self) -> int:
+        """Abort stored games that nobody started and nobody has loaded since start-up.
+
+        Games in progress are resumed lazily (when someone asks for one), so
+        start-up costs nothing per stored game; a game that was never started
+        and that nobody came back to is closed here instead. Loaded games have
+        their own timer (:meth:`Round._arm_abort_timer`). Returns how many.
+        """
+        after = self.settings.abort_unstarted_after_s
+        if after <= 0:
+            return 0
+        # Well past the deadline: a game not loaded since the last start has not
+        # been touched since, but the last start may have been a moment ago.
+        cutoff = now_ms() - int(10 * after * 1000)
+        aborted = 0
+        while True:
+            ids = await store.unstarted_game_ids(self.db, cutoff, limit=500)
+            ids = [game_id for game_id in ids if game_id not in self.rounds]
+            if not ids:
+                return aborted
+            done = await store.abort_games(self.db, ids, now_ms())
+            if not done:
+                return aborted
+            aborted += done
 
     def finished(self, rnd: Round) -> None:
-        """A round has ended: forget it after a while (the store keeps it)."""
+        """A round has ended: forget it after a while (the store keeps it), or sooner
+        when more than ``max_finished_rounds`` are kept (the oldest unwatched first)."""
         self.on_change()
         loop = asyncio.get_running_loop()
         loop.call_later(KEEP_FINISHED_S, self._evict, rnd.id)
+        self._finished[rnd.id] = None
+        self._finished.move_to_end(rnd.id)
+        excess = len(self._finished) - self.settings.max_finished_rounds
+        for game_id in list(self._finished)[: max(0, excess)]:
+            self._evict(game_id)
 
     def _evict(self, game_id: str) -> None:
         rnd = self.rounds.get(game_id)
-        if rnd is not None and not rnd.live and not rnd.subscribers:
+        if rnd is None or rnd.live:
+            self._finished.pop(game_id, None)
+        elif not rnd.subscribers:
             rnd.close()
             del self.rounds[game_id]
+            self._finished.pop(game_id, None)
 
     def live_rounds(self) -> list[Round]:
         return [rnd for rnd in self.rounds.values() if rnd.live]

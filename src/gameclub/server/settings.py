@@ -61,6 +61,42 @@ class Settings:
     #: Upper bound on the computer's thinking time per move, seconds.
     ai_max_movetime_s: float = 2.0
     max_seeks_per_user: int = 3
+    # -- availability: what one client may cost everyone else (docs/server.md, "Limits") --
+    #: HTTP requests to ``/api`` and WebSocket handshakes per client address: a
+    #: token bucket (burst, then a steady rate); beyond it, 429 without further work.
+    api_burst: int = 200
+    api_rate_per_s: float = 20.0
+    #: Largest request body (JSON) and largest PGN record upload, in bytes.
+    max_body_bytes: int = 16 * 1024
+    max_record_bytes: int = 64 * 1024
+    #: Most moves a record may hold (a 7x7 game rarely reaches 300).
+    max_record_plies: int = 1000
+    #: New guest sessions per client address per hour.
+    guests_per_address_per_hour: int = 60
+    #: A guest's session ends after this long without a visit (then the guest is
+    #: deleted if it has no games); accounts keep ``session_days``.
+    guest_idle_days: float = 14.0
+    #: Unfinished games a player may have: against the computer, and in all.
+    max_ai_games_per_player: int = 3
+    max_open_games_per_player: int = 20
+    #: Games a player may start (any kind) per ten minutes, and open invitations held.
+    games_per_player_per_10min: int = 30
+    max_open_invitations_per_player: int = 10
+    #: Engine requests waiting for a worker beyond which new games against the
+    #: computer are refused (the queue serves players in turn, not first come).
+    ai_queue_limit: int = 64
+    #: A game in which a person to move has not made the first move of their side
+    #: within this time is aborted (as on lichess); ``0`` = never.
+    abort_unstarted_after_s: float = 120.0
+    #: Games in progress listed by ``GET /api/me`` (the newest).
+    me_games_limit: int = 50
+    #: WebSockets open at once per user (tabs and devices).
+    max_sockets_per_user: int = 20
+    #: Finished games kept in memory for rematches and late spectators (the store
+    #: keeps them all); beyond this the oldest unwatched ones are dropped.
+    max_finished_rounds: int = 500
+    #: Seconds between sweeps of expired sessions, idle guests and abandoned games.
+    sweep_interval_s: float = 600.0
     #: Directory of the static front end; ``None`` = the ``gameclub/web`` package folder.
     web_dir: Path | None = None
     #: Tune the process's garbage collector for serving (``serve()`` sets it; see

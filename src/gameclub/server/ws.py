@@ -183,6 +183,19 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(POLICY_VIOLATION)
         return
     await websocket.accept()
+    limit = club.settings.max_sockets_per_user
+    if len(club.connections.by_user.get(identity.user_id, ())) >= limit:
+        await websocket.send_text(
+            jsontext.dumps(
+                {
+                    "t": "error",
+                    "code": "too-many-sockets",
+                    "message": f"at most {limit} open pages per player: close some",
+                }
+            )
+        )
+        await websocket.close(POLICY_VIOLATION)
+        return
     conn = Connection(websocket, identity, club)
     club.connections.add(conn)
     club.lobby.changed()
@@ -223,6 +236,17 @@ async def _read_loop(conn: Connection) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect" or conn.closing:
             return
+        # Every frame, text or binary, well-formed or not, is charged first:
+        # nothing a client sends is answered for free.
+        if not conn.spend():
+            if conn.overdraft > settings.ws_close_after_overdraft:
+                conn.closing = True
+                conn.outbox.put_nowait(None)
+                return
+            conn.send(
+                {"t": "error", "code": "rate-limited", "message": "too many messages: slow down"}
+            )
+            continue
         text = message.get("text")
         if text is None:
             data = message.get("bytes") or b""
@@ -236,15 +260,6 @@ async def _read_loop(conn: Connection) -> None:
                         {"t": "error", "code": "bad-json", "message": "frames are UTF-8 JSON"}
                     )
                     continue
-        if not conn.spend():
-            if conn.overdraft > settings.ws_close_after_overdraft:
-                conn.closing = True
-                conn.outbox.put_nowait(None)
-                return
-            conn.send(
-                {"t": "error", "code": "rate-limited", "message": "too many messages: slow down"}
-            )
-            continue
         if text is None or len(text) > settings.ws_max_message_bytes:
             conn.send(
                 {

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, case, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
@@ -167,6 +167,40 @@ async def started_game_ids(db: Database) -> list[str]:
         )
 
 
+async def unstarted_game_ids(db: Database, created_before: int, *, limit: int) -> list[str]:
+    """Games in progress without both first moves, created before ``created_before`` (ms)."""
+    async with db.read() as session:
+        return list(
+            (
+                await session.execute(
+                    select(Game.id)
+                    .where(
+                        Game.status == STARTED, Game.plies < 2, Game.created_at < created_before
+                    )
+                    .limit(limit)
+                )
+            ).scalars()
+        )
+
+
+async def abort_games(db: Database, ids: Sequence[str], now: int) -> int:
+    """Abort the games of ``ids`` that are still in progress; returns how many were."""
+    async with db.write() as session:
+        result = await session.execute(
+            update(Game)
+            .where(Game.id.in_(list(ids)), Game.status == STARTED)
+            .values(
+                status=ABORTED,
+                reason="aborted",
+                ended_at=now,
+                draw_offer=None,
+                takeback_offer=None,
+                turn_started_at=None,
+            )
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
 async def users_by_id(db: Database, ids: Sequence[int]) -> dict[int, User]:
     if not ids:
         return {}
@@ -206,7 +240,23 @@ async def games_of_user(
     return games, total
 
 
-async def active_game_ids_of_user(db: Database, user_id: int) -> list[str]:
+async def open_game_counts(db: Database, user_id: int) -> tuple[int, int]:
+    """How many unfinished games ``user_id`` plays: in all, and against the computer."""
+    against_computer = case((or_(Game.x_ai.is_not(None), Game.o_ai.is_not(None)), 1))
+    async with db.read() as session:
+        row = (
+            await session.execute(
+                select(func.count(), func.count(against_computer)).where(
+                    or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
+                    Game.status == STARTED,
+                )
+            )
+        ).one()
+    return int(row[0]), int(row[1])
+
+
+async def active_game_ids_of_user(db: Database, user_id: int, limit: int = 50) -> list[str]:
+    """The newest ``limit`` games in progress of ``user_id``."""
     async with db.read() as session:
         return list(
             (
@@ -217,6 +267,7 @@ async def active_game_ids_of_user(db: Database, user_id: int) -> list[str]:
                         Game.status == STARTED,
                     )
                     .order_by(Game.created_at.desc())
+                    .limit(limit)
                 )
             ).scalars()
         )
@@ -228,13 +279,13 @@ class Tally:
     loss: int = 0
     draw: int = 0
 
-    def add(self, score: float) -> None:
+    def add(self, score: float, games: int = 1) -> None:
         if score == 1.0:
-            self.win += 1
+            self.win += games
         elif score == 0.0:
-            self.loss += 1
+            self.loss += games
         else:
-            self.draw += 1
+            self.draw += games
 
     def to_json(self) -> dict[str, int]:
         return {"win": self.win, "loss": self.loss, "draw": self.draw}
@@ -248,9 +299,9 @@ class BoardTally:
     ai: Tally = field(default_factory=Tally)
     people: Tally = field(default_factory=Tally)
 
-    def add(self, score: float, vs_ai: bool) -> None:
-        self.all.add(score)
-        (self.ai if vs_ai else self.people).add(score)
+    def add(self, score: float, vs_ai: bool, games: int = 1) -> None:
+        self.all.add(score, games)
+        (self.ai if vs_ai else self.people).add(score, games)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.all.to_json(), "ai": self.ai.to_json(), "people": self.people.to_json()}
@@ -258,22 +309,28 @@ class BoardTally:
 
 async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
     """Wins, losses and draws overall, per computer level, per human opponent, per board
-    (Blocs-Config) and per rule set. Hot-seat games (one person on both sides) do not count."""
+    (Blocs-Config) and per rule set. Hot-seat games (one person on both sides) do not count.
+
+    Counted by the database (one row per kind of game, not per game): the work
+    done here does not grow with the number of games played."""
+    columns = (
+        Game.x_user_id,
+        Game.o_user_id,
+        Game.x_ai,
+        Game.o_ai,
+        Game.winner,
+        Game.blocks,
+        Game.rules,
+    )
     async with db.read() as session:
         rows = (
             await session.execute(
-                select(
-                    Game.x_user_id,
-                    Game.o_user_id,
-                    Game.x_ai,
-                    Game.o_ai,
-                    Game.winner,
-                    Game.blocks,
-                    Game.rules,
-                ).where(
+                select(*columns, func.count())
+                .where(
                     or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
                     Game.status == FINISHED,
                 )
+                .group_by(*columns)
             )
         ).all()
     overall = Tally()
@@ -281,20 +338,20 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
     per_opponent: dict[int, Tally] = {}
     per_board: dict[str, BoardTally] = {}
     per_rules: dict[str, BoardTally] = {}
-    for x_id, o_id, x_ai, o_ai, winner, blocks, rules in rows:
+    for x_id, o_id, x_ai, o_ai, winner, blocks, rules, games in rows:
         if x_id == o_id:
             continue  # hot seat
         mine = "x" if x_id == user_id else "o"
         score = 0.5 if winner is None else (1.0 if winner == mine else 0.0)
-        overall.add(score)
+        overall.add(score, games)
         their_ai = o_ai if mine == "x" else x_ai
         their_id = o_id if mine == "x" else x_id
         if their_ai is not None:
-            per_level.setdefault(their_ai, Tally()).add(score)
+            per_level.setdefault(their_ai, Tally()).add(score, games)
         elif their_id is not None:
-            per_opponent.setdefault(their_id, Tally()).add(score)
-        per_board.setdefault(blocks or "0", BoardTally()).add(score, their_ai is not None)
-        per_rules.setdefault(rules, BoardTally()).add(score, their_ai is not None)
+            per_opponent.setdefault(their_id, Tally()).add(score, games)
+        per_board.setdefault(blocks or "0", BoardTally()).add(score, their_ai is not None, games)
+        per_rules.setdefault(rules, BoardTally()).add(score, their_ai is not None, games)
     names = await users_by_id(db, list(per_opponent))
     ranked = sorted(
         ((names[uid].name, tally) for uid, tally in per_opponent.items() if uid in names),
@@ -320,24 +377,30 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
 
 
 async def board_stats(db: Database, limit: int = 200) -> list[dict[str, Any]]:
-    """Club-wide: how people fare against the computer on each board (Blocs-Config)."""
+    """Club-wide: how people fare against the computer on each board (Blocs-Config).
+
+    Counted by the database, one row per board, side and result: the work done
+    here does not grow with the number of games played."""
+    computer_is_x = Game.x_ai.is_not(None)
     async with db.read() as session:
         rows = (
             await session.execute(
-                select(Game.blocks, Game.x_ai, Game.o_ai, Game.winner).where(
+                select(Game.blocks, computer_is_x, Game.winner, func.count())
+                .where(
                     Game.status == FINISHED,
                     or_(
                         and_(Game.x_ai.is_not(None), Game.o_user_id.is_not(None)),
                         and_(Game.o_ai.is_not(None), Game.x_user_id.is_not(None)),
                     ),
                 )
+                .group_by(Game.blocks, computer_is_x, Game.winner)
             )
         ).all()
     boards: dict[str, Tally] = {}
-    for blocks, x_ai, _o_ai, winner in rows:
-        human = "o" if x_ai is not None else "x"
+    for blocks, x_is_computer, winner, games in rows:
+        human = "o" if x_is_computer else "x"
         score = 0.5 if winner is None else (1.0 if winner == human else 0.0)
-        boards.setdefault(blocks or "0", Tally()).add(score)
+        boards.setdefault(blocks or "0", Tally()).add(score, games)
     ranked = sorted(
         boards.items(), key=lambda pair: (-(pair[1].win + pair[1].loss + pair[1].draw), pair[0])
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 
 from gameclub.server.store.db import Database
 from gameclub.server.store.models import Invitation
@@ -44,6 +44,19 @@ async def set_game(db: Database, invitation_id: str, game_id: str) -> None:
         await session.execute(
             update(Invitation).where(Invitation.id == invitation_id).values(game_id=game_id)
         )
+
+
+async def open_invitation_count(db: Database, user_id: int) -> int:
+    """How many open invitations ``user_id`` has sent."""
+    async with db.read() as session:
+        count = (
+            await session.execute(
+                select(func.count()).where(
+                    Invitation.status == OPEN, Invitation.from_user_id == user_id
+                )
+            )
+        ).scalar_one()
+    return int(count)
 
 
 async def open_invitations_of(db: Database, user_id: int) -> list[Invitation]:
