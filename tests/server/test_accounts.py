@@ -220,7 +220,9 @@ def test_logging_out_closes_the_sessions_sockets(club, first_move):
 
 
 def test_a_socket_closes_when_its_session_expires(club):
+    # An account: a guest's session is pushed back on each visit (the socket's own too).
     ann = club.browser()
+    ann.sign_up("expiring")
     token = ann.client.cookies["gc_session"]
 
     async def expire_soon() -> None:

@@ -308,6 +308,9 @@ def fuzz_club(make_club: Any, settings: Settings) -> Any:
             ws_burst=1_000_000,
             ws_rate_per_s=1_000_000.0,
             auth_attempts_per_minute=1_000_000,
+            api_burst=1_000_000,
+            api_rate_per_s=1_000_000.0,
+            guests_per_address_per_hour=1_000_000,
             ai_max_movetime_s=0.02,
         )
     )
