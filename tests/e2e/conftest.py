@@ -73,7 +73,14 @@ class ClubServer:
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()/kill()
         self._log.write(f"\n=== start {self.starts + 1} ===\n".encode())
         self._log.flush()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # Every page of the suite comes from 127.0.0.1: the per-address budgets of a
+        # real club would take the whole suite for one abusive client.
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "100000",
+            "GAMECLUB_API_BURST": "100000",
+        }
         env.pop("GAMECLUB_DATABASE_URL", None)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gameclub.server", "--host", "127.0.0.1",

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import httpx2 as httpx
+import pytest
 
 from gameclub.server.settings import Settings
 
@@ -108,3 +109,18 @@ def test_the_served_club_does_not_believe_local_clients(tmp_path: Any):
         finally:
             process.terminate()
             process.wait(20)
+
+
+def test_limits_come_from_the_environment_strictly(monkeypatch):
+    from gameclub.server.settings import Settings
+
+    monkeypatch.setenv("GAMECLUB_API_BURST", "500")
+    monkeypatch.setenv("GAMECLUB_API_RATE_PER_S", "2.5")
+    monkeypatch.setenv("GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR", "7")
+    settings = Settings.from_env()
+    assert (settings.api_burst, settings.api_rate_per_s) == (500, 2.5)
+    assert settings.guests_per_address_per_hour == 7
+    for bad in ("²", "1e3", "-5", "ten", "1.5"):
+        monkeypatch.setenv("GAMECLUB_API_BURST", bad)
+        with pytest.raises(ValueError, match="GAMECLUB_API_BURST"):
+            Settings.from_env()

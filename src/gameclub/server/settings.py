@@ -9,6 +9,8 @@ reads the few that come from the environment (``GAMECLUB_DATABASE_URL``,
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -120,6 +122,7 @@ class Settings:
             proxies = env["GAMECLUB_TRUSTED_PROXIES"].split(",")
             trusted = tuple(proxy.strip() for proxy in proxies if proxy.strip())
             settings = replace(settings, trusted_proxies=trusted)
+        settings = replace(settings, **_numbers_from_env(env))  # type: ignore[arg-type]
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(settings, **given)  # type: ignore[arg-type]
 
@@ -127,3 +130,36 @@ class Settings:
         if self.ai_workers > 0:
             return self.ai_workers
         return max(1, (os.cpu_count() or 2) - 1)
+
+
+#: Numeric settings that the environment may set as ``GAMECLUB_<NAME>`` (the limits
+#: and budgets a host tunes without code: ``GAMECLUB_API_BURST=500``).
+ENV_NUMBERS = (
+    "api_burst",
+    "api_rate_per_s",
+    "guests_per_address_per_hour",
+    "games_per_player_per_10min",
+    "max_open_games_per_player",
+    "max_ai_games_per_player",
+    "ai_queue_limit",
+    "max_body_bytes",
+    "ai_workers",
+)
+
+
+def _numbers_from_env(env: Mapping[str, str]) -> dict[str, int | float]:
+    """The ``ENV_NUMBERS`` the environment sets, read strictly (ASCII digits, finite)."""
+    defaults = Settings()
+    found: dict[str, int | float] = {}
+    for name in ENV_NUMBERS:
+        variable = "GAMECLUB_" + name.upper()
+        text = env.get(variable, "").strip()
+        if not text:
+            continue
+        kind = type(getattr(defaults, name))
+        pattern = r"[0-9]+" if kind is int else r"[0-9]+(\.[0-9]+)?"
+        if re.fullmatch(pattern, text) is None:
+            what = "a whole number" if kind is int else "a number"
+            raise ValueError(f"{variable} must be {what} (ASCII digits), not {text!r}")
+        found[name] = kind(text)
+    return found
