@@ -1,5 +1,5 @@
 """The ``gameclub`` command: play, perft, the exact solver, Blocs-Config, the UAI engine,
-matches and the club.
+matches and the club; ``gameclub awele ...`` for Awele.
 
 Every subcommand turns bad input into a one-line error on stderr and exit status 2.
 """
@@ -431,7 +431,8 @@ def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAct
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gameclub",
-        description="Play, study and solve Ataxx: rules, engines, matches and the club.",
+        description="Play, study and solve Ataxx (and Awele: gameclub awele --help): rules, "
+        "engines, matches and the club.",
     )
     parser.add_argument("--version", action="version", version=f"gameclub {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
