@@ -209,7 +209,14 @@ def _solve_layers(states, children, captures, ends):
                     fill[c - start] += 1
         for p in range(start, stop):
             values[p] = end[p] if end[p] != _ONGOING else -layer_seeds
-        for t in range(-layer_seeds + 1, layer_seeds + 1):
+        # Thresholds from 1 up while South still reaches one, then from 0 down
+        # while North can still push some position below it: only the range
+        # the layer's values span is swept.
+        stopped_up = False
+        for step in range(2 * layer_seeds):
+            t = 1 + step if step < layer_seeds else layer_seeds - step
+            if t > 0 and stopped_up:
+                continue
             # South wins at threshold t if the margin reaches t. For t <= 0 play
             # that stays in the layer wins for South, so North must force a way
             # out below t: find North's attractor. For t > 0 South must force a
@@ -265,11 +272,22 @@ def _solve_layers(states, children, captures, ends):
                             tail += 1
             members = 0
             for p in range(start, stop):
-                if end[p] == _ONGOING and in_attractor[p] == (attacker == 0):
-                    values[p] = t
-                    members += 1
-            if t > 0 and members == 0:
-                break  # nobody reaches t, so nobody reaches more
+                if end[p] != _ONGOING:
+                    continue
+                if attacker == 0:
+                    if in_attractor[p]:
+                        values[p] = t  # South reaches t; higher t come later
+                        members += 1
+                else:
+                    if in_attractor[p]:
+                        members += 1  # North holds it below t
+                    elif values[p] < t:
+                        values[p] = t
+            if members == 0:
+                if t > 0:
+                    stopped_up = True
+                else:
+                    break  # nothing lies below t, so nothing below any lower t
         start = stop
     result = np.empty(n, dtype=np.int64)
     for k in range(n):
