@@ -378,7 +378,7 @@ def _cmd_awele_solve(args: argparse.Namespace) -> int:
     board = _awele_board(args.position, args.rules)
     assert isinstance(board, Board)
     started = time.perf_counter()
-    found = solve(board)
+    found = solve(board, max_seeds=args.max_seeds)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(found.as_json()))
@@ -421,6 +421,9 @@ def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAct
     q.add_argument("--rules", default="awele", help="awele or awari (default: awele)")
     q.add_argument("--json", action="store_true",
                    help="print one JSON object: value, best, moves (letter -> value)")
+    q.add_argument("--max-seeds", type=int, default=12, metavar="N",
+                   help="refuse positions with more than N seeds on the board (default 12; "
+                   "memory roughly doubles with each seed)")
     q.set_defaults(func=_cmd_awele_solve)
     return awele
 

@@ -87,3 +87,5 @@ def test_cli_solve_text_and_errors(capsys):
     assert capsys.readouterr().out.startswith("value +2 best A moves A:+2 ")
     assert main(["awele", "solve", "1-0-0-0-0-0-0-0-0-0-0-1-0-0-S", "--rules", "oware"]) == 2
     assert "depends on the game's history" in capsys.readouterr().err
+    assert main(["awele", "solve", "startpos"]) == 2
+    assert "48 seeds on the board is more than 12" in capsys.readouterr().err

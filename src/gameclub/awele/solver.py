@@ -317,8 +317,23 @@ class Solution:
         }
 
 
-def solve(board: Board) -> Solution:
-    """Solve ``board``'s position exactly under its rule set (see the module docstring)."""
+#: Seeds on the board above which :func:`solve` refuses by default: the positions
+#: reachable from 12 seeds are about 3.8 million (1.5 GB); each more seed
+#: multiplies them by about 2.
+MAX_SEEDS = 12
+
+
+def solve(board: Board, max_seeds: int = MAX_SEEDS) -> Solution:
+    """Solve ``board``'s position exactly under its rule set (see the module docstring).
+
+    Refuses (``ValueError``) a position with more than ``max_seeds`` seeds on the
+    board: every position reachable from it is held in memory."""
+    if board.seeds_on_board() > max_seeds:
+        raise ValueError(
+            f"{board.seeds_on_board()} seeds on the board is more than {max_seeds}: solve holds "
+            "every reachable position in memory (about 3.8 million, 1.5 GB, at 12 seeds, "
+            "doubling with each seed); raise the limit to try anyway"
+        )
     rules = board.rules
     if rules.repetition_share is not RepetitionShare.EQUAL or rules.odd_seed is not OddSeed.NOBODY:
         raise InvalidRulesError(
