@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gameclub.awele.layers import layer_size, rank_pits, unrank_pits
 
 
-@pytest.mark.parametrize("seeds", [0, 1, 2, 3])
+@pytest.mark.parametrize("seeds", [0, 1, 2])
 def test_ranks_of_a_small_layer_are_exactly_0_to_size(seeds):
     ranks = sorted(rank_pits(pits) for pits in itertools.product(range(seeds + 1), repeat=12)
                    if sum(pits) == seeds)
