@@ -88,7 +88,7 @@ class _OptionError(ValueError):
 
 
 class AweleUciServer:
-    """Our engine speaking UCI for Oware: feed it lines with :meth:`handle`, or :meth:`run` a stream.
+    """Our engine speaking UCI for Oware: :meth:`handle` one line, or :meth:`run` a stream.
 
     The search runs in a thread, so ``isready`` and ``stop`` are answered while
     it thinks.
@@ -356,8 +356,11 @@ class AweleUciServer:
     def _get_engine(self) -> Engine | None:
         if self._engine is None:
             try:
-                self._engine = Engine(self.level, hash_mb=self.hash_mb)
-                self._engine.new_game()
+                engine = Engine(self.level, hash_mb=self.hash_mb)
+                # Load every module and kernel a move needs now, not on the first clock.
+                engine.search(Board(rules=self.rules), SearchLimits(depth=1))
+                engine.new_game()
+                self._engine = engine
             except Exception as exc:
                 self._say(f"cannot start level {self.level!r}: {exc}")
                 return None
@@ -382,7 +385,8 @@ class AweleUciServer:
         self._stop.set()
 
     def _cmd_d(self, args: list[str]) -> None:
-        lines = str(self.board).splitlines() + [
+        lines = [
+            *str(self.board).splitlines(),
             f"Position: {self.board.position()}",
             f"Rules: {self.rules.name}",
         ]

@@ -418,7 +418,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_uai_parser(sub)
     add_match_parser(sub)
+    _add_awele_parser(sub)
     return parser
+
+
+def _add_awele_parser(sub: argparse._SubParsersAction) -> None:
+    from gameclub.awele_play import add_play_arguments, run_play
+    from gameclub.awele_uci import add_engine_arguments, run_engine
+    from gameclub.match import add_awele_match_arguments, run_awele_match_command
+
+    p = sub.add_parser("awele", help="Awele (Oware, Awari): play, the engine, matches")
+    awele = p.add_subparsers(dest="awele_command", metavar="ACTION")
+    awele.required = True
+    q = awele.add_parser("play", help="play a game in the terminal against a level")
+    add_play_arguments(q)
+    q.set_defaults(func=run_play)
+    q = awele.add_parser(
+        "engine",
+        help="run the engine on stdin/stdout, speaking UCI for Oware (Aalina's protocol)",
+        description="Speak UCI for Oware on stdin/stdout (the protocol of Aalina and Aualé). "
+        "With COMMANDs, run them in order and exit, e.g. "
+        "gameclub awele engine 'position startpos moves Fb' 'go depth 10'.",
+    )
+    add_engine_arguments(q)
+    q.set_defaults(func=run_engine)
+    q = awele.add_parser(
+        "match",
+        help="play a match between two Awele engines",
+        description="Play a match between two Awele engines: builtin:LEVEL (random, greedy, "
+        "master) or uci:COMMAND (any engine speaking UCI for Oware, e.g. Aalina). Each "
+        "opening is played twice with colours swapped.",
+    )
+    add_awele_match_arguments(q)
+    q.set_defaults(func=run_awele_match_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -428,7 +460,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except (CliError, AtaxxError, ValueError) as exc:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"gameclub {args.command}: error: {message}", file=sys.stderr)
+        command = args.command
+        if command == "awele":
+            command = f"awele {args.awele_command}"
+        print(f"gameclub {command}: error: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

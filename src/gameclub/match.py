@@ -1265,6 +1265,90 @@ def run_match_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_awele_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``gameclub awele match``."""
+    from gameclub.awele.rules import RULESETS as AWELE_RULESETS
+
+    parser.add_argument("engine1", help="builtin:LEVEL (random, greedy, master) or uci:COMMAND")
+    parser.add_argument("engine2", help="builtin:LEVEL or uci:COMMAND")
+    parser.add_argument("--games", type=int, help="number of games (default: each opening twice)")
+    parser.add_argument(
+        "--opening-plies", type=int, default=AWELE_OPENING_PLIES, metavar="N",
+        help=f"openings: every sequence of N moves from the start (default "
+        f"{AWELE_OPENING_PLIES}: 36 openings)",
+    )
+    parser.add_argument("--shuffle", action="store_true", help="play the openings in random order")
+    parser.add_argument("--seed", type=int, help="seed for --shuffle")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--tc", metavar="BASE+INC",
+                        help="clock per side in seconds, e.g. 60+1 (Aalina ignores clocks: "
+                        "give it --movetime)")
+    parser.add_argument("--movetime", type=float, metavar="SECONDS",
+                        help="time per move (default 1 when no other limit is given)")
+    parser.add_argument("--depth", type=int, help="search depth per move")
+    parser.add_argument("--nodes", type=int, help="nodes per move")
+    parser.add_argument("--timemargin", type=float, default=100, metavar="MS",
+                        help="milliseconds an engine may overrun its time before it loses "
+                        "(default 100)")
+    parser.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
+                        help="wait this long for a move that no clock bounds (default 60)")
+    parser.add_argument("--rules", choices=list(AWELE_RULESETS), default="oware",
+                        help="rule set (default oware: abapa, Aalina's)")
+    parser.add_argument("--draw-plies", type=int, metavar="N",
+                        help="adjudicate a draw after N plies")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                        help="run an SPRT of ELO1 against ELO0 and stop at its verdict")
+    parser.add_argument("--pgn", metavar="FILE", help="append the games to this file")
+    parser.add_argument("--event", default="gameclub awele match", help="Event tag")
+    parser.add_argument("--name1", help="display name of engine 1")
+    parser.add_argument("--name2", help="display name of engine 2")
+    parser.add_argument("--option1", action="append", default=[], metavar="NAME=VALUE",
+                        help="engine option for engine 1 (repeatable), e.g. OwnBook=false")
+    parser.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE",
+                        help="engine option for engine 2 (repeatable)")
+
+
+def run_awele_match_command(args: argparse.Namespace) -> int:
+    """Run ``gameclub awele match``; errors are printed, exit status 2."""
+    from gameclub.awele.rules import RULESETS as AWELE_RULESETS
+
+    try:
+        rules = AWELE_RULESETS[args.rules]
+        clock = TimeControl.parse_tc(args.tc) if args.tc is not None else None
+        movetime = args.movetime
+        if clock is None and movetime is None and args.depth is None and args.nodes is None:
+            movetime = 1.0
+        if args.draw_plies is not None and args.draw_plies < 1:
+            raise MatchError(f"--draw-plies must be positive, not {args.draw_plies}")
+        config = AweleMatchConfig(
+            engine1=parse_awele_engine(args.engine1, name=args.name1, options=args.option1),
+            engine2=parse_awele_engine(args.engine2, name=args.name2, options=args.option2),
+            time_control=TimeControl(
+                base=clock.base if clock else None,
+                increment=clock.increment if clock else 0.0,
+                moves=clock.moves if clock else None,
+                movetime=movetime, depth=args.depth, nodes=args.nodes,
+            ),
+            openings=awele_openings(rules, args.opening_plies),
+            games=args.games,
+            concurrency=args.concurrency,
+            adjudication=Adjudication(draw_plies=args.draw_plies),
+            sprt=Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None,
+            pgn_path=args.pgn,
+            time_margin=args.timemargin / 1000,
+            move_timeout=args.timeout,
+            event=args.event,
+            shuffle_openings=args.shuffle,
+            seed=args.seed,
+            awele_rules=rules,
+        )
+        run_awele_match(config)
+    except MatchError as exc:
+        print(f"gameclub awele match: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main_match(argv: Sequence[str] | None = None) -> int:
     """``python -m gameclub.match ENGINE1 ENGINE2 [options]``."""
     parser = argparse.ArgumentParser(prog="gameclub match", description="Ataxx engine match")
