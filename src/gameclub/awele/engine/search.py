@@ -29,7 +29,6 @@ from gameclub.awele.engine.state import (
     STATE_SIZE,
     end_margin,
     generate,
-    play,
     position_key,
     rep_margin,
     search_hash,
@@ -63,6 +62,11 @@ STAT_ROOT_MOVE = 3
 STAT_ROOT_SCORE = 4
 N_STATS = 5
 
+#: options[] switches, so that each search feature can be measured on and off.
+#: plies of captures searched beyond the horizon (0: none).
+OPT_QSEARCH = 0
+N_OPTIONS = 1
+
 #: control[0] non-zero stops the search; control[1] is the node limit.
 CONTROL_STOP = 0
 CONTROL_MAX_NODES = 1
@@ -80,7 +84,7 @@ def _outcome_score(margin, ply):
 
 @njit(cache=True, nogil=True)
 def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alpha, beta,
-                  keys, data, gen, killers, history, control, stats, pv_out):
+                  keys, data, gen, killers, history, control, stats, pv_out, options):
     """One fixed-depth PVS of ``root``; returns ``(score, pv length)``, fills ``pv_out``/``stats``.
 
     ``history_hashes``/``history_seeds`` hold the game's earlier positions (the
@@ -102,6 +106,7 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
     pv_len = np.zeros(size, dtype=np.int64)
     moves = np.zeros((size, 6), dtype=np.int64)
     caps = np.zeros((size, 6), dtype=np.int64)
+    kids = np.zeros((size, 6, STATE_SIZE), dtype=np.uint8)
     order = np.zeros(6, dtype=np.int64)
     s_alpha = np.zeros(size, dtype=np.int64)
     s_alpha0 = np.zeros(size, dtype=np.int64)
@@ -163,13 +168,35 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                             settled = True
                             break
                         back -= 2
+            quiet_best = -INF
             if not settled:
-                n = generate(row, rp, moves[ply], caps[ply], states[ply + 1])
+                n = generate(row, rp, moves[ply], caps[ply], kids[ply])
                 # (n == 0 only at a root where the game is over: nothing to search)
-                if n == 0 or s_depth[ply] <= 0 or ply >= MAX_PLY - 2:
+                if n == 0 or ply >= MAX_PLY - 2:
                     value = evaluate(row)
                     settled = True
-            if not settled:
+                elif s_depth[ply] <= 0:
+                    # Quiescence: the side to move may stand pat or go on capturing, so
+                    # that no leaf is scored in the middle of an exchange.
+                    stand = evaluate(row)
+                    kept = 0
+                    if stand < s_beta[ply] and -s_depth[ply] < options[OPT_QSEARCH]:
+                        for i in range(n):
+                            if caps[ply, i] > 0:
+                                moves[ply, kept] = moves[ply, i]
+                                caps[ply, kept] = caps[ply, i]
+                                kids[ply, kept, :] = kids[ply, i]
+                                kept += 1
+                    if kept == 0:
+                        value = stand
+                        settled = True
+                    else:
+                        n = kept
+                        quiet_best = stand
+                        if stand > s_alpha[ply]:
+                            s_alpha[ply] = stand
+            tt_move = TT_NO_MOVE
+            if not settled and s_depth[ply] > 0:
                 tt_bound, tt_move, tt_score, tt_depth = tt_probe(keys, data, h)
                 if tt_bound != 0 and ply > 0 and tt_depth >= s_depth[ply]:
                     score = tt_score
@@ -208,14 +235,18 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                         tmp = caps[ply, j]
                         caps[ply, j] = caps[ply, j - 1]
                         caps[ply, j - 1] = tmp
+                        for c in range(STATE_SIZE):
+                            byte = kids[ply, j, c]
+                            kids[ply, j, c] = kids[ply, j - 1, c]
+                            kids[ply, j - 1, c] = byte
                         j -= 1
                 s_n[ply] = n
                 s_k[ply] = 0
-                s_best[ply] = -INF
+                s_best[ply] = quiet_best
                 s_best_move[ply] = TT_NO_MOVE
-                s_alpha0[ply] = s_alpha[ply]
+                s_alpha0[ply] = s_alpha[ply] if s_depth[ply] > 0 else -INF
                 s_null[ply] = 0
-                play(row, moves[ply, 0], states[ply + 1], rp[0])
+                states[ply + 1, :] = kids[ply, 0]
                 s_alpha[ply + 1] = -s_beta[ply]
                 s_beta[ply + 1] = -s_alpha[ply]
                 s_depth[ply + 1] = s_depth[ply] - 1
@@ -254,7 +285,7 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                     stats[STAT_ROOT_SCORE] = score
                 if score >= s_beta[ply]:
                     cut = True
-                    if caps[ply, k] == 0:
+                    if caps[ply, k] == 0 and s_depth[ply] > 0:
                         side = np.int64(states[ply, SIDE])
                         if killers[ply, 0] != m:
                             killers[ply, 1] = killers[ply, 0]
@@ -264,7 +295,7 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
             k += 1
             s_k[ply] = k
             s_null[ply] = 1
-            play(states[ply], moves[ply, k], states[ply + 1], rp[0])
+            states[ply + 1, :] = kids[ply, k]
             s_alpha[ply + 1] = -s_alpha[ply] - 1
             s_beta[ply + 1] = -s_alpha[ply]
             s_depth[ply + 1] = s_depth[ply] - 1
@@ -284,7 +315,9 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
             stored += ply
         elif stored < -WIN_BOUND:
             stored -= ply
-        tt_store(keys, data, s_hash[ply], bound, s_best_move[ply], stored, s_depth[ply], gen)
+        if s_depth[ply] > 0:
+            tt_store(keys, data, s_hash[ply], bound, s_best_move[ply], stored, s_depth[ply],
+                     gen)
         value = best
         descending = False
 
@@ -302,6 +335,8 @@ class MasterSearch:
         self.tt = TranspositionTable(hash_mb)
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.history = np.zeros((2, 12), dtype=np.int64)
+        self.options = np.zeros(N_OPTIONS, dtype=np.int64)
+        self.options[OPT_QSEARCH] = 8
 
     def new_game(self) -> None:
         self.tt.clear()
@@ -358,7 +393,7 @@ class MasterSearch:
                 value, length = search_kernel(
                     game.root, game.rules, game.keys, game.seeds, len(game.keys), depth,
                     -INF, INF, self.tt.keys, self.tt.data, generation, self.killers,
-                    self.history, control, stats, pv_out,
+                    self.history, control, stats, pv_out, self.options,
                 )
                 nodes += int(stats[STAT_NODES])
                 elapsed = time.perf_counter() - started

@@ -86,8 +86,9 @@ def search_hash(state):
 
 
 @njit(cache=True, nogil=True)
-def generate(state, rp, moves, caps, scratch):
-    """The legal pits of ``state`` into ``moves``, their captures into ``caps``; their number."""
+def generate(state, rp, moves, caps, children):
+    """The legal pits of ``state`` into ``moves``, their captures into ``caps`` and the
+    positions after them into the rows of ``children``; return their number."""
     mask = legal_mask(state, rp[RP_FLAGS])
     base = 6 * np.int64(state[SIDE])
     n = 0
@@ -95,7 +96,7 @@ def generate(state, rp, moves, caps, scratch):
         if mask >> i & 1:
             pit = base + i
             moves[n] = pit
-            caps[n] = play(state, pit, scratch, rp[RP_FLAGS])
+            caps[n] = play(state, pit, children[n], rp[RP_FLAGS])
             n += 1
     return n
 
@@ -155,5 +156,6 @@ class KernelGame:
     def legal_pits(self) -> list[int]:
         moves = np.zeros(6, dtype=np.int64)
         caps = np.zeros(6, dtype=np.int64)
-        n = generate(self.root, self.rules, moves, caps, np.zeros(STATE_SIZE, dtype=np.uint8))
+        children = np.zeros((6, STATE_SIZE), dtype=np.uint8)
+        n = generate(self.root, self.rules, moves, caps, children)
         return [int(m) for m in moves[:n]]
