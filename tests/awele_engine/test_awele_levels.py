@@ -101,7 +101,7 @@ def test_master_keeps_its_move_time(master: Engine, movetime: float) -> None:
     result = master.search(board, SearchLimits(movetime=movetime))
     elapsed = time.perf_counter() - started
     assert result.move in board.legal_moves
-    assert elapsed < movetime + 0.15, elapsed  # the watchdog stops the kernel in time
+    assert elapsed < movetime + 0.25, elapsed  # the watchdog stops the kernel in time
 
 
 def test_master_keeps_to_its_clock(master: Engine) -> None:
