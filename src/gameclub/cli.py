@@ -341,6 +341,91 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- awele ---------------------------------------------------------------------------
+
+
+def _awele_board(position: str, rules_name: str) -> object:
+    from gameclub.awele.board import Board
+    from gameclub.awele.position import START_POSITION
+    from gameclub.awele.rules import RuleSet
+
+    rules = RuleSet.from_name(rules_name)
+    return Board(START_POSITION if position == "startpos" else position, rules)
+
+
+def _cmd_awele_perft(args: argparse.Namespace) -> int:
+    from gameclub.awele.board import Board
+    from gameclub.awele.perft import perft
+
+    if args.depth < 0:
+        raise CliError(f"depth must be 0 or more, not {args.depth}")
+    board = _awele_board(args.position, args.rules)
+    assert isinstance(board, Board)
+    perft(board, 1)  # load the compiled kernel before timing
+    for depth in range(1 if args.depth > 0 else 0, args.depth + 1):
+        started = time.perf_counter()
+        nodes = perft(board, depth)
+        elapsed = time.perf_counter() - started
+        nps = int(nodes / elapsed) if elapsed > 0 else 0
+        print(f"depth {depth} nodes {nodes} time {elapsed:.3f} nps {nps}", flush=True)
+    return 0
+
+
+def _cmd_awele_solve(args: argparse.Namespace) -> int:
+    from gameclub.awele.board import Board
+    from gameclub.awele.solver import solve
+
+    board = _awele_board(args.position, args.rules)
+    assert isinstance(board, Board)
+    started = time.perf_counter()
+    found = solve(board)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(found.as_json()))
+        return 0
+    moves = " ".join(f"{move.text}:{value:+d}" for move, value in found.moves.items())
+    best = found.best.text if found.best is not None else "-"
+    print(f"value {found.value:+d} best {best} moves {moves or '-'} "
+          f"positions {found.positions} time {elapsed:.3f}")
+    return 0
+
+
+def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
+    """The ``gameclub awele`` group; returns its subparsers so that more actions
+    (``play``) can be added beside ``perft`` and ``solve``."""
+    p = sub.add_parser("awele", help="Awele (Oware, Awari): perft, solving, play, the engine, "
+                       "matches",
+                       description="Awele under the rule sets awele (source 001), awari "
+                       "(Romein and Bal) and oware (abapa, as OpenSpiel). POSITION is "
+                       "Aalina's text, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S, or 'startpos'.")
+    awele = p.add_subparsers(dest="awele_command", metavar="ACTION")
+    awele.required = True
+
+    q = awele.add_parser("perft", help="count move-tree leaves (checks move generation)")
+    q.add_argument("position", metavar="POSITION", help="a position or 'startpos'")
+    q.add_argument("depth", metavar="DEPTH", type=int, help="deepest ply to count")
+    q.add_argument("--rules", default="awele", help="awele, awari or oware (default: awele)")
+    q.set_defaults(func=_cmd_awele_perft)
+
+    q = awele.add_parser(
+        "solve",
+        help="exact value of a small position: best capture margin, best move, each move",
+        description="The side to move's best margin over the seeds on the board (his future "
+        "captures minus his opponent's, as Romein and Bal define it), a best move and every "
+        "legal move's value from the same side's view. Stores are ignored and play goes on "
+        "past 25 seeds: that end changes margins, never the winner. A repetition shares the "
+        "seeds left equally (worth 0). Every position reachable is solved: practical up to "
+        "about 12 seeds on the board. Rule sets: awele, awari (not oware, whose repetition "
+        "end depends on the game's history).",
+    )
+    q.add_argument("position", metavar="POSITION", help="the position")
+    q.add_argument("--rules", default="awele", help="awele or awari (default: awele)")
+    q.add_argument("--json", action="store_true",
+                   help="print one JSON object: value, best, moves (letter -> value)")
+    q.set_defaults(func=_cmd_awele_solve)
+    return awele
+
+
 # -- the parser ----------------------------------------------------------------------
 
 
@@ -418,18 +503,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_uai_parser(sub)
     add_match_parser(sub)
-    _add_awele_parser(sub)
+    _add_awele_engine_actions(add_awele_parser(sub))
     return parser
 
 
-def _add_awele_parser(sub: argparse._SubParsersAction) -> None:
+def _add_awele_engine_actions(awele: argparse._SubParsersAction) -> None:
+    """``gameclub awele play``, ``engine`` and ``match``, beside ``perft`` and ``solve``."""
     from gameclub.awele_play import add_play_arguments, run_play
     from gameclub.awele_uci import add_engine_arguments, run_engine
     from gameclub.match import add_awele_match_arguments, run_awele_match_command
 
-    p = sub.add_parser("awele", help="Awele (Oware, Awari): play, the engine, matches")
-    awele = p.add_subparsers(dest="awele_command", metavar="ACTION")
-    awele.required = True
     q = awele.add_parser("play", help="play a game in the terminal against a level")
     add_play_arguments(q)
     q.set_defaults(func=run_play)

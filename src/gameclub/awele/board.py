@@ -202,6 +202,18 @@ class Board:
             key ^= int(ZOBRIST_PITS[pit, seeds])
         return key
 
+    def history_keys(self) -> list[int]:
+        """Zobrist keys of this board's positions since the last capture, oldest
+        first, the current one last: what the kernels need to see repetitions."""
+        seeds = sum(self._pits)
+        keys = [self.zobrist_hash()]
+        board = self.copy()
+        while board._undo and sum(board._undo[-1][1]) == seeds:
+            board.pop()
+            keys.append(board.zobrist_hash())
+        keys.reverse()
+        return keys
+
     def repetitions(self) -> int:
         """How many times the current position (pits and side to move) has occurred
         on this board, this time included. Only the moves since the last capture

@@ -304,41 +304,54 @@ def _bit_count(mask):
 
 
 @nb.njit(cache=True)
-def _perft(states, keys, ply, top, window, depth, flags, repetition_count):
-    state = states[ply]
-    if end_kind(state, flags) != ONGOING:
-        return np.int64(0)
-    mask = legal_mask(state, flags)
-    if depth == 1:
-        # Every child is a leaf, whatever ends the game there.
-        return np.int64(_bit_count(mask))
-    total = np.int64(0)
-    base = ROW * np.int64(state[SIDE])
-    child = states[ply + 1]
-    for i in range(ROW):
-        if not mask >> i & 1:
-            continue
-        captured = play(state, base + i, child, flags)
-        key = position_key(child)
-        child_window = top + 1 if captured else window
-        if not captured and _repeats(keys, window, top, key, repetition_count):
-            continue  # the game ends here, above the counted depth
-        keys[top + 1] = key
-        total += _perft(states, keys, ply + 1, top + 1, child_window, depth - 1, flags,
-                        repetition_count)
-    return total
-
-
-@nb.njit(cache=True)
 def perft(state, depth, flags, repetition_count, history):
+    # An explicit stack rather than recursion: numba's on-disk cache of
+    # recursive functions is not dependable.
     if depth == 0:
         return np.int64(1)
+    if end_kind(state, flags) != ONGOING:
+        return np.int64(0)
+    first_mask = legal_mask(state, flags)
+    if depth == 1:
+        return np.int64(_bit_count(first_mask))
+    n = len(history)
     states = np.empty((depth + 1, STATE_SIZE), dtype=np.uint8)
     states[0] = state
-    n = len(history)
     keys = np.empty(n + depth + 1, dtype=np.uint64)
     keys[:n] = history
-    return _perft(states, keys, 0, n - 1, 0, depth, flags, repetition_count)
+    masks = np.zeros(depth + 1, dtype=np.int64)
+    windows = np.zeros(depth + 1, dtype=np.int64)
+    masks[0] = first_mask
+    total = np.int64(0)
+    ply = 0
+    while ply >= 0:
+        mask = masks[ply]
+        if mask == 0:
+            ply -= 1
+            continue
+        i = 0
+        while not mask >> i & 1:
+            i += 1
+        masks[ply] = mask & (mask - 1)
+        current = states[ply]
+        child = states[ply + 1]
+        captured = play(current, ROW * np.int64(current[SIDE]) + i, child, flags)
+        top = n - 1 + ply
+        key = position_key(child)
+        if not captured and _repeats(keys, windows[ply], top, key, repetition_count):
+            continue  # the game ends here, above the counted depth
+        if end_kind(child, flags) != ONGOING:
+            continue
+        keys[top + 1] = key
+        windows[ply + 1] = top + 1 if captured else windows[ply]
+        child_mask = legal_mask(child, flags)
+        if depth - (ply + 1) == 1:
+            # Every grandchild is a leaf, whatever ends the game there.
+            total += _bit_count(child_mask)
+            continue
+        masks[ply + 1] = child_mask
+        ply += 1
+    return total
 
 
 @nb.njit(cache=True)
