@@ -1094,28 +1094,22 @@ class _AweleMatch(_Match):
 
     def _awele_record(self, board: Any, job: _Job, south: str, north: str, result: str,
                       termination: str, reason: str) -> str:
-        """The game as PGN-style tags and numbered moves (South's move, then North's)."""
-        tags = {
+        """The game in OGN (Aualé's notation): its ``Result`` is the final score, or ``*``
+        for a game ended by a forfeit; ``MatchResult`` is the runner's ``1-0``/``0-1``."""
+        from gameclub.awele.ogn import write_ogn
+
+        return write_ogn(board, {
             "Event": self.config.event,
             "Site": "gameclub",
             "Round": str(job.number),
             "South": south,
             "North": north,
-            "Rules": self.config.awele_rules.name,
             "Opening": job.opening or "-",
             "TimeControl": self.config.time_control.describe(),
-            "PlyCount": str(len(board.move_stack)),
             "Termination": termination,
             "TerminationDetails": reason,
-            "Result": result,
-        }
-        lines = [f'[{key} "{value}"]' for key, value in tags.items()]
-        moves = [move.text for move in board.move_stack]
-        numbered = [
-            f"{index // 2 + 1}. {' '.join(moves[index:index + 2])}"
-            for index in range(0, len(moves), 2)
-        ]
-        return "\n".join([*lines, "", " ".join([*numbered, result]), ""])
+            "MatchResult": result,
+        })
 
 
 def run_awele_match(config: AweleMatchConfig, *, out: TextIO | None = None) -> MatchResult:

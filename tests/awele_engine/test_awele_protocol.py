@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gameclub.awele import RULESETS, Board
+from gameclub.awele.ogn import read_ogn
 from gameclub.awele_uci import AweleUciProcess, AweleUciServer, moves_text, parse_moves
 from gameclub.match import (
     AweleMatchConfig,
@@ -219,9 +220,15 @@ def test_a_short_match_between_builtin_levels(tmp_path: Path) -> None:
     assert result.wins + result.losses + result.draws == 4
     text = out.getvalue()
     assert "greedy (South) vs random (North)" in text and "Finished match" in text
-    records = pgn.read_text().split("[Event ")
-    assert len(records) == 5
-    assert '[Rules "awele"]' in pgn.read_text()
+    # The records are OGN, which Aualé reads; our reader replays them.
+    records = ["[Variant " + r for r in pgn.read_text().split("[Variant ")[1:]]
+    assert len(records) == 4
+    by_round = {int(game.tags["Round"]): game for game in map(read_ogn, records)}
+    for game in result.games:
+        record = by_round[game.number]
+        assert record.board.move_stack == game.moves
+        assert record.tags["MatchResult"] == game.result
+        assert record.tags["Variant"] == "awele"
 
 
 @pytest.mark.parametrize(
