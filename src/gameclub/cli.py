@@ -1,5 +1,5 @@
 """The ``gameclub`` command: play, perft, the exact solver, Blocs-Config, the UAI engine,
-matches and the club.
+matches and the club; ``gameclub awele ...`` for Awele.
 
 Every subcommand turns bad input into a one-line error on stderr and exit status 2.
 """
@@ -378,7 +378,7 @@ def _cmd_awele_solve(args: argparse.Namespace) -> int:
     board = _awele_board(args.position, args.rules)
     assert isinstance(board, Board)
     started = time.perf_counter()
-    found = solve(board)
+    found = solve(board, max_seeds=args.max_seeds)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(found.as_json()))
@@ -422,6 +422,9 @@ def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAct
     q.add_argument("--rules", default="awele", help="awele or awari (default: awele)")
     q.add_argument("--json", action="store_true",
                    help="print one JSON object: value, best, moves (letter -> value)")
+    q.add_argument("--max-seeds", type=int, default=12, metavar="N",
+                   help="refuse positions with more than N seeds on the board (default 12; "
+                   "memory roughly doubles with each seed)")
     q.set_defaults(func=_cmd_awele_solve)
     return awele
 
@@ -432,7 +435,8 @@ def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAct
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gameclub",
-        description="Play, study and solve Ataxx: rules, engines, matches and the club.",
+        description="Play, study and solve Ataxx (and Awele: gameclub awele --help): rules, "
+        "engines, matches and the club.",
     )
     parser.add_argument("--version", action="version", version=f"gameclub {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -23,7 +23,7 @@ preset names in the ``Variant`` tag and read back the same way.
 
 >>> game = read_ogn('[Variant "Oware Abapa"]\\n\\n1. F b 2. C')
 >>> game.board.position()
-'4-4-0-5-5-1-6-0-5-5-5-5-0-0-N'
+'5-4-0-5-5-1-6-0-6-6-5-5-0-0-N'
 """
 
 from __future__ import annotations

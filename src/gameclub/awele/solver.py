@@ -17,15 +17,17 @@ captures, the only way to gain, cannot occur inside a cycle, so a side that can
 hold a cycle can hold it to the third occurrence. Positions are therefore
 valued without their history, and the value is exact for it.
 
-How: every position reachable from the root is enumerated (keyed by its
-Zobrist key), grouped into layers by seeds on the board (a capture moves to a
-lower layer), and each layer is solved from the lowest up. Within a layer,
-for each threshold ``t`` the positions where South can force a margin of at
-least ``t`` are found as an attractor (a retrograde sweep with move counters),
-where a move out of the layer has a known value and play that stays in the
-layer for ever is worth 0. Rule sets whose repetition end is not an equal
-share (abapa's "each takes his own row") or hands the odd seed to one side
-make a value depend on which position repeats; :func:`solve` refuses them.
+How: every position reachable from the root is enumerated (found by its
+rank among all positions with at most as many seeds: the endgame databases'
+index of :mod:`gameclub.awele.layers`), grouped into layers by seeds on the
+board (a capture moves to a lower layer), and each layer is solved from the
+lowest up. Within a layer, for each threshold ``t`` the positions where
+South can force a margin of at least ``t`` are found as an attractor (a
+retrograde sweep with move counters), where a move out of the layer has a
+known value and play that stays in the layer for ever is worth 0. Rule sets
+whose repetition end is not an equal share (abapa's "each takes his own
+row") or hands the odd seed to one side make a value depend on which
+position repeats; :func:`solve` refuses them.
 """
 
 from __future__ import annotations
@@ -61,23 +63,44 @@ def _end_value(state, flags):
     return _ONGOING
 
 
+def _binomials(size: int) -> np.ndarray:
+    table = np.zeros((size, 12), dtype=np.int64)
+    for n in range(size):
+        table[n, 0] = 1
+        for k in range(1, min(n, 11) + 1):
+            table[n, k] = table[n - 1, k - 1] + (table[n - 1, k] if k <= n - 1 else 0)
+    return table
+
+
+#: C(n, k) for n < 60, k < 12: the ranks of twelve pit counts (see .layers).
+_BINOMIALS = _binomials(60)
+
+
 @nb.njit(cache=True)
-def _lookup(table_keys, table_values, key):
-    """The slot of ``key`` in the open-addressing table (its value is -1 if absent)."""
-    mask = len(table_keys) - 1
-    slot = np.int64(key & np.uint64(mask))
-    while table_values[slot] >= 0 and table_keys[slot] != key:
-        slot = (slot + 1) & mask
-    return slot
+def _slot(state, offsets):
+    """A position's place in the dense index: its layer's offset, the rank of its
+    pits within the layer (as :func:`gameclub.awele.layers.rank_pits`), its side."""
+    rank = np.int64(0)
+    bar = np.int64(-1)
+    seeds = np.int64(0)
+    for k in range(kernel.PITS - 1):
+        bar += np.int64(state[k]) + 1
+        seeds += state[k]
+        rank += _BINOMIALS[bar, k + 1]
+    seeds += state[kernel.PITS - 1]
+    return 2 * (offsets[seeds] + rank) + np.int64(state[kernel.SIDE])
 
 
 @nb.njit(cache=True)
 def _enumerate(root, flags):
     """Every position reachable from ``root``: states, children, captures, end values."""
-    # A plain open-addressing table of Zobrist keys: several times faster than a
-    # typed dict, and enumeration is most of the solver's time.
-    table_keys = np.zeros(1 << 16, dtype=np.uint64)
-    table_values = np.full(1 << 16, -1, dtype=np.int64)
+    # Positions are found by their rank in a dense index of every position with
+    # as many seeds as the root or fewer: exact, and one memory access each.
+    most = kernel.seeds_on_board(root)
+    offsets = np.zeros(most + 2, dtype=np.int64)
+    for seeds in range(most + 1):
+        offsets[seeds + 1] = offsets[seeds] + _BINOMIALS[seeds + 11, 11]
+    found_at = np.full(2 * offsets[most + 1], -1, dtype=np.int32)
     capacity = 1 << 15
     states = np.empty((capacity, kernel.STATE_SIZE), dtype=np.uint8)
     children = np.full((capacity, 6), -1, dtype=np.int64)
@@ -86,26 +109,24 @@ def _enumerate(root, flags):
     states[0] = root
     states[0, kernel.SOUTH_STORE] = 0
     states[0, kernel.NORTH_STORE] = 0
-    key = kernel.position_key(states[0])
-    slot = _lookup(table_keys, table_values, key)
-    table_keys[slot] = key
-    table_values[slot] = 0
+    found_at[_slot(states[0], offsets)] = 0
     count = 1
     head = 0
+    current = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
     child = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
     while head < count:
-        end = _end_value(states[head], flags)
+        current[:] = states[head]
+        end = _end_value(current, flags)
         ends[head] = end
         if end == _ONGOING:
-            mask = kernel.legal_mask(states[head], flags)
-            base = kernel.ROW * np.int64(states[head, kernel.SIDE])
+            mask = kernel.legal_mask(current, flags)
+            base = kernel.ROW * np.int64(current[kernel.SIDE])
             for i in range(6):
                 if not mask >> i & 1:
                     continue
-                captures[head, i] = kernel.play(states[head], base + i, child, flags)
-                key = kernel.position_key(child)
-                slot = _lookup(table_keys, table_values, key)
-                found = table_values[slot]
+                captures[head, i] = kernel.play(current, base + i, child, flags)
+                slot = _slot(child, offsets)
+                found = np.int64(found_at[slot])
                 if found < 0:
                     if count == capacity:
                         capacity *= 2
@@ -121,22 +142,8 @@ def _enumerate(root, flags):
                         grown_ends = np.empty(capacity, dtype=np.int64)
                         grown_ends[:count] = ends[:count]
                         ends = grown_ends
-                    if 2 * count >= len(table_keys):
-                        old_keys = table_keys
-                        old_values = table_values
-                        table_keys = np.zeros(2 * len(old_keys), dtype=np.uint64)
-                        table_values = np.full(2 * len(old_keys), -1, dtype=np.int64)
-                        for k in range(len(old_keys)):
-                            if old_values[k] >= 0:
-                                s = _lookup(table_keys, table_values, old_keys[k])
-                                table_keys[s] = old_keys[k]
-                                table_values[s] = old_values[k]
-                        slot = _lookup(table_keys, table_values, key)
                     states[count] = child
-                    states[count, kernel.SOUTH_STORE] = 0
-                    states[count, kernel.NORTH_STORE] = 0
-                    table_keys[slot] = key
-                    table_values[slot] = count
+                    found_at[slot] = count
                     found = count
                     count += 1
                 children[head, i] = found
@@ -209,7 +216,14 @@ def _solve_layers(states, children, captures, ends):
                     fill[c - start] += 1
         for p in range(start, stop):
             values[p] = end[p] if end[p] != _ONGOING else -layer_seeds
-        for t in range(-layer_seeds + 1, layer_seeds + 1):
+        # Thresholds from 1 up while South still reaches one, then from 0 down
+        # while North can still push some position below it: only the range
+        # the layer's values span is swept.
+        stopped_up = False
+        for step in range(2 * layer_seeds):
+            t = 1 + step if step < layer_seeds else layer_seeds - step
+            if t > 0 and stopped_up:
+                continue
             # South wins at threshold t if the margin reaches t. For t <= 0 play
             # that stays in the layer wins for South, so North must force a way
             # out below t: find North's attractor. For t > 0 South must force a
@@ -265,11 +279,22 @@ def _solve_layers(states, children, captures, ends):
                             tail += 1
             members = 0
             for p in range(start, stop):
-                if end[p] == _ONGOING and in_attractor[p] == (attacker == 0):
-                    values[p] = t
-                    members += 1
-            if t > 0 and members == 0:
-                break  # nobody reaches t, so nobody reaches more
+                if end[p] != _ONGOING:
+                    continue
+                if attacker == 0:
+                    if in_attractor[p]:
+                        values[p] = t  # South reaches t; higher t come later
+                        members += 1
+                else:
+                    if in_attractor[p]:
+                        members += 1  # North holds it below t
+                    elif values[p] < t:
+                        values[p] = t
+            if members == 0:
+                if t > 0:
+                    stopped_up = True
+                else:
+                    break  # nothing lies below t, so nothing below any lower t
         start = stop
     result = np.empty(n, dtype=np.int64)
     for k in range(n):
@@ -299,8 +324,23 @@ class Solution:
         }
 
 
-def solve(board: Board) -> Solution:
-    """Solve ``board``'s position exactly under its rule set (see the module docstring)."""
+#: Seeds on the board above which :func:`solve` refuses by default: the positions
+#: reachable from 12 seeds are about 3.8 million (1.5 GB); each more seed
+#: multiplies them by about 2.
+MAX_SEEDS = 12
+
+
+def solve(board: Board, max_seeds: int = MAX_SEEDS) -> Solution:
+    """Solve ``board``'s position exactly under its rule set (see the module docstring).
+
+    Refuses (``ValueError``) a position with more than ``max_seeds`` seeds on the
+    board: every position reachable from it is held in memory."""
+    if board.seeds_on_board() > max_seeds:
+        raise ValueError(
+            f"{board.seeds_on_board()} seeds on the board is more than {max_seeds}: solve holds "
+            "every reachable position in memory (about 3.8 million, 1.5 GB, at 12 seeds, "
+            "doubling with each seed); raise the limit to try anyway"
+        )
     rules = board.rules
     if rules.repetition_share is not RepetitionShare.EQUAL or rules.odd_seed is not OddSeed.NOBODY:
         raise InvalidRulesError(
