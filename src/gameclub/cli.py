@@ -393,7 +393,8 @@ def _cmd_awele_solve(args: argparse.Namespace) -> int:
 def add_awele_parser(sub: argparse._SubParsersAction) -> argparse._SubParsersAction:
     """The ``gameclub awele`` group; returns its subparsers so that more actions
     (``play``) can be added beside ``perft`` and ``solve``."""
-    p = sub.add_parser("awele", help="Awele (Oware, Awari): perft, exact solving",
+    p = sub.add_parser("awele", help="Awele (Oware, Awari): perft, solving, play, the engine, "
+                       "matches",
                        description="Awele under the rule sets awele (source 001), awari "
                        "(Romein and Bal) and oware (abapa, as OpenSpiel). POSITION is "
                        "Aalina's text, e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S, or 'startpos'.")
@@ -506,8 +507,37 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_uai_parser(sub)
     add_match_parser(sub)
-    add_awele_parser(sub)
+    _add_awele_engine_actions(add_awele_parser(sub))
     return parser
+
+
+def _add_awele_engine_actions(awele: argparse._SubParsersAction) -> None:
+    """``gameclub awele play``, ``engine`` and ``match``, beside ``perft`` and ``solve``."""
+    from gameclub.awele_play import add_play_arguments, run_play
+    from gameclub.awele_uci import add_engine_arguments, run_engine
+    from gameclub.match import add_awele_match_arguments, run_awele_match_command
+
+    q = awele.add_parser("play", help="play a game in the terminal against a level")
+    add_play_arguments(q)
+    q.set_defaults(func=run_play)
+    q = awele.add_parser(
+        "engine",
+        help="run the engine on stdin/stdout, speaking UCI for Oware (Aalina's protocol)",
+        description="Speak UCI for Oware on stdin/stdout (the protocol of Aalina and Aualé). "
+        "With COMMANDs, run them in order and exit, e.g. "
+        "gameclub awele engine 'position startpos moves Fb' 'go depth 10'.",
+    )
+    add_engine_arguments(q)
+    q.set_defaults(func=run_engine)
+    q = awele.add_parser(
+        "match",
+        help="play a match between two Awele engines",
+        description="Play a match between two Awele engines: builtin:LEVEL (random, greedy, "
+        "master) or uci:COMMAND (any engine speaking UCI for Oware, e.g. Aalina). Each "
+        "opening is played twice with colours swapped.",
+    )
+    add_awele_match_arguments(q)
+    q.set_defaults(func=run_awele_match_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

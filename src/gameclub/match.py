@@ -397,7 +397,8 @@ class GameResult:
     #: rules infraction.
     termination: str
     reason: str
-    moves: list[Move]
+    #: the moves played (Ataxx or Awele :class:`Move` values).
+    moves: list[Any]
     pgn: str
 
     @property
@@ -536,6 +537,9 @@ class _Ended(Exception):
 
 
 class _Match:
+    #: how the progress lines name the first and the second player.
+    side_labels = ("x", "o")
+
     def __init__(self, config: MatchConfig, openings: list[str], out: TextIO) -> None:
         self.config = config
         self.openings = openings
@@ -557,11 +561,14 @@ class _Match:
 
     # -- workers ----------------------------------------------------------------------
 
-    def worker(self) -> None:
-        seats = (
+    def seats(self) -> tuple[_Seat, _Seat]:
+        return (
             _Seat(self.config.engine1, self.config.rules, self.config.startup_timeout),
             _Seat(self.config.engine2, self.config.rules, self.config.startup_timeout),
         )
+
+    def worker(self) -> None:
+        seats = self.seats()
         try:
             while not self.stop.is_set():
                 try:
@@ -581,7 +588,7 @@ class _Match:
             for seat in seats:
                 seat.close()
 
-    def play(self, job: _Job, seats: tuple[_Seat, _Seat]) -> GameResult | None:
+    def play(self, job: _Job, seats: Any) -> GameResult | None:
         config = self.config
         board = Board(job.opening, config.rules)
         by_color = {
@@ -769,7 +776,8 @@ class _Match:
             bar = "#" * filled + "-" * (width - filled)
             self._print(
                 f"[{bar}] {done:>{len(str(self.total))}}/{self.total}  game {game.number}: "
-                f"{game.x_name} (x) vs {game.o_name} (o) {game.result} {{{game.reason}}}"
+                f"{game.x_name} ({self.side_labels[0]}) vs {game.o_name} ({self.side_labels[1]}) "
+                f"{game.result} {{{game.reason}}}"
             )
             self._print(result.score_line())
             if result.sprt is not None and result.sprt_verdict is None:
@@ -795,13 +803,19 @@ def run_match(config: MatchConfig, *, out: TextIO | None = None) -> MatchResult:
             Board(fen, config.rules)
         except AtaxxError as exc:
             raise MatchError(f"opening {fen!r}: {exc}") from None
+    return _run(_Match, config, openings, out)
+
+
+def _run(kind: type[_Match], config: MatchConfig, openings: list[str],
+         out: TextIO | None) -> MatchResult:
+    out = out if out is not None else sys.stdout
     if config.shuffle_openings:
         random.Random(config.seed).shuffle(openings)
     if config.games is not None and config.games < 1:
         raise MatchError(f"the number of games must be positive, not {config.games}")
     if config.concurrency < 1:
         raise MatchError(f"concurrency must be positive, not {config.concurrency}")
-    match = _Match(config, openings, out)
+    match = kind(config, openings, out)
     workers = [
         threading.Thread(target=match.worker, name=f"match-worker-{index}", daemon=True)
         for index in range(min(config.concurrency, match.total))
@@ -841,6 +855,282 @@ def _score_cp(answer: GoResult) -> int | None:
     if info.score_mate is not None:
         return MATE_CP if info.score_mate > 0 else -MATE_CP
     return info.score_cp
+
+
+# -- Awele -------------------------------------------------------------------------
+#
+# The same runner plays Awele: engines speak UCI for Oware (gameclub.awele_uci,
+# Aalina's protocol), South plays first (``1-0``: South won), and an opening is
+# a few moves from the start, played for both engines before they take over.
+
+
+#: Plies of the default Awele openings: every 2-move start, 36 under every rule set.
+AWELE_OPENING_PLIES = 2
+
+
+def awele_builtin_command() -> list[str]:
+    """The command line of our Awele engine (its level is set by the ``Level`` option)."""
+    return [sys.executable, "-m", "gameclub.awele_uci"]
+
+
+def parse_awele_engine(
+    text: str, *, name: str | None = None, options: Sequence[str] = ()
+) -> EngineSpec:
+    """Read ``builtin:LEVEL`` (our Awele levels) or ``uci:COMMAND`` (any UCI-for-Oware engine)."""
+    from gameclub.awele.engine import LEVELS as AWELE_LEVELS
+
+    pairs = []
+    for item in options:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise MatchError(f"engine option {item!r} is not NAME=VALUE")
+        pairs.append((key.strip(), value.strip()))
+    kind, sep, rest = text.partition(":")
+    if sep and kind == "builtin":
+        if rest not in AWELE_LEVELS:
+            raise MatchError(
+                f"unknown built-in Awele level {rest!r} in {text!r}; choose one of "
+                f"{', '.join('builtin:' + level for level in AWELE_LEVELS)}"
+            )
+        return EngineSpec(name or rest, tuple(awele_builtin_command()), (("Level", rest), *pairs),
+                          level=rest)
+    if sep and kind == "uci":
+        try:
+            argv = shlex.split(rest)
+        except ValueError as exc:
+            raise MatchError(f"cannot read the engine command {rest!r}: {exc}") from None
+        if not argv:
+            raise MatchError(f"engine {text!r} has an empty command")
+        if shutil.which(argv[0]) is None:
+            raise MatchError(f"engine {text!r}: {argv[0]!r} is not an executable file")
+        return EngineSpec(name or _command_name(argv), tuple(argv), tuple(pairs))
+    raise MatchError(
+        f"unknown Awele engine {text!r}: write builtin:LEVEL (LEVEL one of "
+        f"{', '.join(AWELE_LEVELS)}) or uci:COMMAND"
+    )
+
+
+def awele_openings(rules: Any, plies: int = AWELE_OPENING_PLIES) -> list[str]:
+    """Every sequence of ``plies`` legal moves from the start, as letters (``"Fb"``)."""
+    from gameclub.awele.board import Board as AweleBoard
+
+    if plies < 0:
+        raise MatchError(f"opening plies must be 0 or more, not {plies}")
+    found: list[str] = []
+
+    def walk(board: AweleBoard, prefix: str) -> None:
+        if len(prefix) == plies:
+            found.append(prefix)
+            return
+        if board.is_game_over():
+            return
+        for move in board.legal_moves:
+            board.push(move)
+            walk(board, prefix + move.text)
+            board.pop()
+
+    walk(AweleBoard(rules=rules), "")
+    return found
+
+
+@dataclass
+class AweleMatchConfig(MatchConfig):
+    """An Awele match: ``openings`` are move letters from the start (``None``: every 2-move one)."""
+
+    awele_rules: Any = None
+
+    def __post_init__(self) -> None:
+        if self.awele_rules is None:
+            from gameclub.awele.rules import RULESETS as AWELE_RULESETS
+
+            self.awele_rules = AWELE_RULESETS["oware"]
+
+
+class _AweleSeat(_Seat):
+    def launch(self) -> None:
+        from gameclub.awele_uci import AweleUciProcess
+
+        if self.process is not None and not self.process.is_alive:
+            self.discard()
+        if self.process is None:
+            self.process = AweleUciProcess(self.spec.command, name=self.spec.name)
+            self.fresh = True
+
+
+class _AweleMatch(_Match):
+    side_labels = ("South", "North")
+    config: AweleMatchConfig
+
+    def seats(self) -> tuple[_Seat, _Seat]:
+        rules = self.config.awele_rules
+        return (
+            _AweleSeat(self.config.engine1, rules, self.config.startup_timeout),
+            _AweleSeat(self.config.engine2, rules, self.config.startup_timeout),
+        )
+
+    def play(self, job: _Job, seats: Any) -> GameResult | None:
+        from gameclub.awele.board import Board as AweleBoard
+
+        board = AweleBoard(rules=self.config.awele_rules)
+        for letter in job.opening:
+            board.push(letter)
+        # Color.X is the first player: South.
+        by_color = {
+            job.engine1_color: (seats[0], self.names[0]),
+            job.engine1_color.other: (seats[1], self.names[1]),
+        }
+        processes: dict[Color, UaiEngineProcess] = {}
+        failures: dict[Color, str] = {}
+        for color, (seat, name) in by_color.items():
+            try:
+                seat.launch()
+            except UaiError as exc:
+                failures[color] = f"{name} failed to start: {exc}"
+        for color, (seat, name) in by_color.items():
+            if color in failures:
+                continue
+            try:
+                processes[color] = seat.ready()
+            except UaiError as exc:
+                failures[color] = f"{name} failed to start: {exc}"
+        if len(failures) == 2:
+            raise MatchError("neither engine could start: " + "; ".join(failures.values()))
+        try:
+            if failures:
+                color, reason = next(iter(failures.items()))
+                raise _Ended(color.other, "abandoned", reason)
+            self._awele_moves(board, processes, by_color)
+            outcome = board.outcome()
+            if outcome is None:  # the match was stopped
+                return None
+            winner = outcome.winner
+            result = "1/2-1/2" if winner is None else "1-0" if int(winner) == 0 else "0-1"
+            termination = "normal"
+            reason = f"{outcome.termination.value}, {outcome.score[0]}-{outcome.score[1]}"
+        except _Ended as ended:
+            result = (
+                "1/2-1/2" if ended.winner is None else "1-0" if ended.winner is Color.X else "0-1"
+            )
+            termination, reason = ended.termination, ended.reason
+            if termination in ("abandoned", "time forfeit"):
+                by_color[Color.X if result == "0-1" else Color.O][0].discard()
+        south, north = by_color[Color.X][1], by_color[Color.O][1]
+        pgn = self._awele_record(board, job, south, north, result, termination, reason)
+        return GameResult(
+            job.number, job.opening, south, north, job.engine1_color, result, termination,
+            reason, list(board.move_stack), pgn,
+        )
+
+    def _awele_moves(self, board: Any, processes: dict[Color, UaiEngineProcess],
+                     by_color: dict[Color, tuple[_Seat, str]]) -> None:
+        from gameclub.awele.errors import AweleError
+
+        config, tc = self.config, self.config.time_control
+        clock = {Color.X: tc.base, Color.O: tc.base}
+        moves_made = {Color.X: 0, Color.O: 0}
+        margin = config.time_margin
+        draw_plies = config.adjudication.draw_plies
+        while board.outcome() is None:
+            if self.stop.is_set():
+                return
+            if draw_plies is not None and len(board.move_stack) >= draw_plies:
+                raise _Ended(None, "adjudication", f"draw after {len(board.move_stack)} plies")
+            side = Color.X if int(board.turn) == 0 else Color.O
+            name = by_color[side][1]
+            engine = processes[side]
+            movestogo = None
+            if tc.moves is not None:
+                movestogo = tc.moves - moves_made[side] % tc.moves
+            if tc.base is not None:
+                timeout = max(0.0, clock[side] or 0.0) + margin
+            elif tc.movetime is not None:
+                timeout = tc.movetime + margin
+            else:
+                timeout = config.move_timeout
+            try:
+                engine.position("startpos", board.move_stack)
+                answer = engine.go(
+                    wtime=clock[Color.X], btime=clock[Color.O],
+                    winc=tc.increment if tc.base is not None else None,
+                    binc=tc.increment if tc.base is not None else None,
+                    movestogo=movestogo, movetime=tc.movetime, depth=tc.depth, nodes=tc.nodes,
+                    timeout=timeout,
+                )
+            except EngineTimeoutError:
+                if tc.base is None and tc.movetime is None:
+                    why = f"{name} did not answer within {timeout:g} s"
+                else:
+                    why = f"{name} lost on time"
+                raise _Ended(side.other, "time forfeit", why) from None
+            except EngineTerminatedError as exc:
+                raise _Ended(side.other, "abandoned", f"{name} crashed: {exc}") from None
+            except UaiError as exc:
+                raise _Ended(side.other, "abandoned", f"{name}: {exc}") from None
+            if tc.base is not None:
+                left = (clock[side] or 0.0) - answer.elapsed
+                if left < -margin:
+                    raise _Ended(
+                        side.other, "time forfeit",
+                        f"{name} lost on time ({answer.elapsed:.3f} s used, "
+                        f"{clock[side]:.3f} s left)",
+                    )
+                left += tc.increment
+                moves_made[side] += 1
+                if tc.moves is not None and moves_made[side] % tc.moves == 0:
+                    left += tc.base
+                clock[side] = left
+            elif tc.movetime is not None and answer.elapsed > tc.movetime + margin:
+                raise _Ended(
+                    side.other, "time forfeit",
+                    f"{name} lost on time ({answer.elapsed:.3f} s for a movetime of "
+                    f"{tc.movetime:g} s)",
+                )
+            said = f" ({'; '.join(answer.strings)})" if answer.strings else ""
+            try:
+                board.push(answer.bestmove)
+            except AweleError as exc:
+                raise _Ended(
+                    side.other, "rules infraction",
+                    f"{name} played an illegal move {answer.bestmove!r}: {exc}{said}",
+                ) from None
+
+    def _awele_record(self, board: Any, job: _Job, south: str, north: str, result: str,
+                      termination: str, reason: str) -> str:
+        """The game in OGN (Aualé's notation): its ``Result`` is the final score, or ``*``
+        for a game ended by a forfeit; ``MatchResult`` is the runner's ``1-0``/``0-1``."""
+        from gameclub.awele.ogn import write_ogn
+
+        return write_ogn(board, {
+            "Event": self.config.event,
+            "Site": "gameclub",
+            "Round": str(job.number),
+            "South": south,
+            "North": north,
+            "Opening": job.opening or "-",
+            "TimeControl": self.config.time_control.describe(),
+            "Termination": termination,
+            "TerminationDetails": reason,
+            "MatchResult": result,
+        })
+
+
+def run_awele_match(config: AweleMatchConfig, *, out: TextIO | None = None) -> MatchResult:
+    """Play an Awele match; progress and the final summary go to ``out`` (stdout by default)."""
+    from gameclub.awele.board import Board as AweleBoard
+    from gameclub.awele.errors import AweleError
+
+    openings = (list(config.openings) if config.openings is not None
+                else awele_openings(config.awele_rules))
+    for opening in openings:
+        board = AweleBoard(rules=config.awele_rules)
+        try:
+            for letter in opening:
+                board.push(letter)
+        except AweleError as exc:
+            raise MatchError(f"opening {opening!r}: {exc}") from None
+        if board.is_game_over():
+            raise MatchError(f"opening {opening!r}: the game is already over")
+    return _run(_AweleMatch, config, openings, out)
 
 
 # -- the command line ----------------------------------------------------------------
@@ -967,6 +1257,90 @@ def run_match_command(args: argparse.Namespace) -> int:
         run_match(config_from_args(args))
     except MatchError as exc:
         print(f"gameclub match: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def add_awele_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``gameclub awele match``."""
+    from gameclub.awele.rules import RULESETS as AWELE_RULESETS
+
+    parser.add_argument("engine1", help="builtin:LEVEL (random, greedy, master) or uci:COMMAND")
+    parser.add_argument("engine2", help="builtin:LEVEL or uci:COMMAND")
+    parser.add_argument("--games", type=int, help="number of games (default: each opening twice)")
+    parser.add_argument(
+        "--opening-plies", type=int, default=AWELE_OPENING_PLIES, metavar="N",
+        help=f"openings: every sequence of N moves from the start (default "
+        f"{AWELE_OPENING_PLIES}: 36 openings)",
+    )
+    parser.add_argument("--shuffle", action="store_true", help="play the openings in random order")
+    parser.add_argument("--seed", type=int, help="seed for --shuffle")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    parser.add_argument("--tc", metavar="BASE+INC",
+                        help="clock per side in seconds, e.g. 60+1 (Aalina ignores clocks: "
+                        "give it --movetime)")
+    parser.add_argument("--movetime", type=float, metavar="SECONDS",
+                        help="time per move (default 1 when no other limit is given)")
+    parser.add_argument("--depth", type=int, help="search depth per move")
+    parser.add_argument("--nodes", type=int, help="nodes per move")
+    parser.add_argument("--timemargin", type=float, default=100, metavar="MS",
+                        help="milliseconds an engine may overrun its time before it loses "
+                        "(default 100)")
+    parser.add_argument("--timeout", type=float, default=60, metavar="SECONDS",
+                        help="wait this long for a move that no clock bounds (default 60)")
+    parser.add_argument("--rules", choices=list(AWELE_RULESETS), default="oware",
+                        help="rule set (default oware: abapa, Aalina's)")
+    parser.add_argument("--draw-plies", type=int, metavar="N",
+                        help="adjudicate a draw after N plies")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                        help="run an SPRT of ELO1 against ELO0 and stop at its verdict")
+    parser.add_argument("--pgn", metavar="FILE", help="append the games to this file")
+    parser.add_argument("--event", default="gameclub awele match", help="Event tag")
+    parser.add_argument("--name1", help="display name of engine 1")
+    parser.add_argument("--name2", help="display name of engine 2")
+    parser.add_argument("--option1", action="append", default=[], metavar="NAME=VALUE",
+                        help="engine option for engine 1 (repeatable), e.g. OwnBook=false")
+    parser.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE",
+                        help="engine option for engine 2 (repeatable)")
+
+
+def run_awele_match_command(args: argparse.Namespace) -> int:
+    """Run ``gameclub awele match``; errors are printed, exit status 2."""
+    from gameclub.awele.rules import RULESETS as AWELE_RULESETS
+
+    try:
+        rules = AWELE_RULESETS[args.rules]
+        clock = TimeControl.parse_tc(args.tc) if args.tc is not None else None
+        movetime = args.movetime
+        if clock is None and movetime is None and args.depth is None and args.nodes is None:
+            movetime = 1.0
+        if args.draw_plies is not None and args.draw_plies < 1:
+            raise MatchError(f"--draw-plies must be positive, not {args.draw_plies}")
+        config = AweleMatchConfig(
+            engine1=parse_awele_engine(args.engine1, name=args.name1, options=args.option1),
+            engine2=parse_awele_engine(args.engine2, name=args.name2, options=args.option2),
+            time_control=TimeControl(
+                base=clock.base if clock else None,
+                increment=clock.increment if clock else 0.0,
+                moves=clock.moves if clock else None,
+                movetime=movetime, depth=args.depth, nodes=args.nodes,
+            ),
+            openings=awele_openings(rules, args.opening_plies),
+            games=args.games,
+            concurrency=args.concurrency,
+            adjudication=Adjudication(draw_plies=args.draw_plies),
+            sprt=Sprt(args.sprt[0], args.sprt[1]) if args.sprt else None,
+            pgn_path=args.pgn,
+            time_margin=args.timemargin / 1000,
+            move_timeout=args.timeout,
+            event=args.event,
+            shuffle_openings=args.shuffle,
+            seed=args.seed,
+            awele_rules=rules,
+        )
+        run_awele_match(config)
+    except MatchError as exc:
+        print(f"gameclub awele match: error: {exc}", file=sys.stderr)
         return 2
     return 0
 

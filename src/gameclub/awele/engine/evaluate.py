@@ -1,0 +1,43 @@
+"""The static evaluation of ``master``: the store difference and the shape of each row.
+
+Scores are in hundredths of a seed from the side to move's view. Beside the
+seeds already captured, a row is judged pit by pit, with the weights of Aalina's
+published evaluation scaled to our unit: a pit of more than 12 seeds (a *kroo*,
+which laps the board and captures on the way back) is an asset; an empty pit or
+a pit of 1-2 seeds is a liability, because the opponent's sowing turns it into
+a capturable 2 or 3.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gameclub.awele.kernel import NORTH_STORE, SIDE, SOUTH_STORE
+
+SEED = 100
+KROO = 112
+EMPTY = -216
+WEAK = -144
+
+
+@njit(inline="always", cache=True)
+def _row_shape(row, lo):
+    score = 0
+    for i in range(lo, lo + 6):
+        seeds = np.int64(row[i])
+        if seeds > 12:
+            score += KROO
+        elif seeds == 0:
+            score += EMPTY
+        elif seeds < 3:
+            score += WEAK
+    return score
+
+
+@njit(inline="always", cache=True)
+def evaluate(row):
+    """The position's score for the side to move."""
+    stores = np.int64(row[SOUTH_STORE]) - np.int64(row[NORTH_STORE])
+    score = SEED * stores + _row_shape(row, 0) - _row_shape(row, 6)
+    return score if row[SIDE] == 0 else -score

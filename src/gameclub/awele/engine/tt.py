@@ -1,0 +1,81 @@
+"""The transposition table of ``master``: one key and one packed entry per slot.
+
+An entry packs the score (32 bits, signed), the best move (8 bits), the draft
+(8 bits), the bound (2 bits) and a 6-bit generation, so that a probe reads two
+words. Replacement keeps a much deeper entry of the current search and always
+overwrites entries left by earlier searches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+BOUND_NONE = 0
+BOUND_UPPER = 1
+BOUND_LOWER = 2
+BOUND_EXACT = 3
+#: the move field of an entry without a best move.
+TT_NO_MOVE = 255
+
+_M32 = np.uint64(0xFFFFFFFF)
+_M8 = np.uint64(0xFF)
+
+
+class TranspositionTable:
+    """Numpy arrays that the search kernel reads and writes in place; sizes round down to 2^k."""
+
+    def __init__(self, size_mb: int = 32) -> None:
+        slots = max(1 << 10, (size_mb << 20) // 16)
+        self.size = 1 << (slots.bit_length() - 1)
+        self.keys = np.zeros(self.size, dtype=np.uint64)
+        self.data = np.zeros(self.size, dtype=np.uint64)
+        self.generation = 0
+
+    def clear(self) -> None:
+        self.keys[:] = 0
+        self.data[:] = 0
+        self.generation = 0
+
+    def new_search(self) -> int:
+        """Start a new generation: entries of older searches become replaceable first."""
+        self.generation = (self.generation + 1) & 63
+        return self.generation
+
+
+@njit(inline="always", cache=True)
+def tt_probe(keys, data, h):
+    """``(bound, move, score, depth)``; ``BOUND_NONE`` on a miss."""
+    slot = h & np.uint64(keys.size - 1)
+    if keys[slot] != h:
+        return BOUND_NONE, TT_NO_MOVE, 0, 0
+    e = data[slot]
+    raw = np.int64(e & _M32)
+    score = raw - np.int64(1 << 32) if raw >= np.int64(1 << 31) else raw
+    move = np.int64((e >> np.uint64(32)) & _M8)
+    depth = np.int64((e >> np.uint64(40)) & _M8)
+    bound = np.int64((e >> np.uint64(48)) & np.uint64(3))
+    return bound, move, score, depth
+
+
+@njit(inline="always", cache=True)
+def tt_store(keys, data, h, bound, move, score, depth, generation):
+    slot = h & np.uint64(keys.size - 1)
+    old = data[slot]
+    if keys[slot] != h and keys[slot] != np.uint64(0):
+        old_gen = np.int64((old >> np.uint64(50)) & np.uint64(63))
+        old_depth = np.int64((old >> np.uint64(40)) & _M8)
+        # A much deeper entry of this same search is worth more than a shallow new one.
+        if old_gen == generation and old_depth > depth + 2:
+            return
+    if move == TT_NO_MOVE and keys[slot] == h:
+        move = np.int64((old >> np.uint64(32)) & _M8)
+    depth = min(max(depth, 0), 255)
+    keys[slot] = h
+    data[slot] = (
+        (np.uint64(score) & _M32)
+        | (np.uint64(move & 0xFF) << np.uint64(32))
+        | (np.uint64(depth) << np.uint64(40))
+        | (np.uint64(bound) << np.uint64(48))
+        | (np.uint64(generation) << np.uint64(50))
+    )
