@@ -1,5 +1,5 @@
 """The ``gameclub`` command: play, perft, the exact solver, Blocs-Config, the UAI engine,
-matches and the club.
+matches, endgame tables and the club.
 
 Every subcommand turns bad input into a one-line error on stderr and exit status 2.
 """
@@ -414,10 +414,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_serve)
 
     from gameclub.match import add_match_parser
+    from gameclub.tablebase.cli import add_tablebase_parser
     from gameclub.uai import add_uai_parser
 
     add_uai_parser(sub)
     add_match_parser(sub)
+    add_tablebase_parser(sub)
     return parser
 
 

@@ -34,6 +34,7 @@ from numba import njit
 from gameclub.ataxx.bitboard import popcount
 from gameclub.ataxx.board import Board
 from gameclub.ataxx.move import Move
+from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy
 from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
 from gameclub.tablebase.values import NO_EXIT, RESULT_STEP
 
@@ -383,6 +384,16 @@ class AtaxxTables:
             values, _ = retro.iterate(exits, moves, children, self.context(layer))
             return values
         return retro.propagate(exits, moves, parents, self.context(layer))
+
+
+def table_ruleset(width: int, height: int, rules: str = "ataxx") -> RuleSet:
+    """The rule set a table stands for: ``ataxx`` without the move limit, and with the
+    ``site-2005`` stuck rule when ``rules`` says so (ties stay draws)."""
+    if rules not in STUCK_RULES:
+        raise ValueError(f"no Ataxx tables for rules {rules!r}; "
+                         f"choose one of {', '.join(STUCK_RULES)}")
+    stuck = StuckPolicy.LOSE if STUCK_RULES[rules] else StuckPolicy.PASS
+    return ATAXX.replace(width=width, height=height, fifty_move_limit=None, stuck=stuck)
 
 
 def table_name(width: int, height: int, rules: str) -> str:

@@ -119,6 +119,9 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str = 
                              "or choose another directory")
         table = TableDir.open(path, params)
         table.verify()
+        # Files a killed build was writing: never recorded, so never trusted.
+        for stale in path.glob("*.tmp"):
+            stale.unlink()
     else:
         table = TableDir.create(path, game.game, params)
     log_path = path / BUILD_LOG
