@@ -56,7 +56,7 @@ def test_a_build_killed_by_a_signal_resumes(tmp_path):
                 break
     finally:
         process.wait()
-    assert main(command[3:-1] + ["--resume", "--quiet"]) == 0
+    assert main([*command[3:-1], "--resume", "--quiet"]) == 0
     whole = build(AtaxxTables(3, 4), tmp_path / "whole")
     assert _files(manifest.parent) == _files(whole.path)
 
