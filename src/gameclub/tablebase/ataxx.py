@@ -35,6 +35,7 @@ from gameclub.ataxx.bitboard import popcount
 from gameclub.ataxx.board import Board
 from gameclub.ataxx.move import Move
 from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy
+from gameclub.tablebase import retro
 from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
 from gameclub.tablebase.values import NO_EXIT, RESULT_STEP
 
@@ -374,16 +375,14 @@ class AtaxxTables:
 
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
                     method: str) -> np.ndarray:
-        from gameclub.tablebase import retro
-
         singles, doubles, binom = self._tables
         below = lower(layer - 1) if layer > 0 else np.zeros(0, dtype=np.int8)
         exits, moves = layer_exits(np.int64(layer), np.int64(self.geometry.squares), singles,
                                    doubles, binom, np.int64(self.stuck_lose), below)
         if method == "iterate":
-            values, _ = retro.iterate(exits, moves, children, self.context(layer))
+            values, _ = iterate_layer(exits, moves, self.context(layer))
             return values
-        return retro.propagate(exits, moves, parents, self.context(layer))
+        return propagate_layer(exits, moves, self.context(layer))
 
 
 def table_ruleset(width: int, height: int, rules: str = "ataxx") -> RuleSet:
@@ -502,3 +501,9 @@ class AtaxxProbe:
                 moves.append(MoveValue(move, -self.board_value(board)))
                 board.pop()
         return Probe(value, moves)
+
+
+
+#: the in-layer solvers of :mod:`gameclub.tablebase.retro` compiled with these kernels.
+propagate_layer = retro.specialise(retro.propagate, "ataxx", parents=parents)
+iterate_layer = retro.specialise(retro.iterate, "ataxx", children=children)

@@ -1,6 +1,7 @@
 """Retrograde analysis inside one layer, for any game: the two ways of resolving its cycles.
 
-A game module describes a layer by two arrays and two numba functions:
+A game module describes a layer by two arrays and two numba functions, and gets
+its solvers compiled with its functions by :func:`specialise`:
 
 ``exits[i]``
     the best value (:mod:`gameclub.tablebase.values`) the side to move at position
@@ -16,6 +17,10 @@ A game module describes a layer by two arrays and two numba functions:
     and counting children agree.
 
 ``ctx`` is whatever tuple the game's functions need (tables, the layer number).
+The solvers below are plain Python until :func:`specialise` compiles a copy of one
+in which ``children`` or ``parents`` are the game's: numba inlines the game's
+kernels and can cache the result on disk, which it cannot do when a kernel is
+passed as an argument (that is recompiled in every process, 10 s and more).
 Both solvers return the same values (tests check it); the value of a position
 whose play can go on for ever is a draw, 0.
 
@@ -34,6 +39,10 @@ number of sweeps is the length of the longest forced line inside the layer.
 """
 
 from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -66,8 +75,33 @@ def _order_by_magnitude(exits):
     return order, starts
 
 
-@njit(cache=True)
-def propagate(exits, moves, parents, ctx):
+def specialise(algorithm: Callable[..., Any], game: str, **kernels: Any) -> Any:
+    """``algorithm`` compiled with the game's ``kernels`` in place of its global names.
+
+    The copy is named ``<algorithm>_<game>`` so that each game's compiled code has
+    its own entry in numba's on-disk cache.
+    """
+    scope = dict(algorithm.__globals__)
+    scope.update(kernels)
+    copy = types.FunctionType(algorithm.__code__, scope, f"{algorithm.__name__}_{game}",
+                              algorithm.__defaults__, algorithm.__closure__)
+    copy.__qualname__ = copy.__name__
+    copy.__module__ = algorithm.__module__
+    copy.__doc__ = algorithm.__doc__
+    return njit(cache=True)(copy)
+
+
+def parents(ctx, i, out):
+    """The game's parent enumeration; :func:`specialise` puts the game's in its place."""
+    raise NotImplementedError
+
+
+def children(ctx, i, out):
+    """The game's child enumeration; :func:`specialise` puts the game's in its place."""
+    raise NotImplementedError
+
+
+def propagate(exits, moves, ctx):
     """Values of a layer by predecessor/counter propagation (see the module docstring)."""
     n = exits.size
     values = np.zeros(n, dtype=np.int8)
@@ -114,8 +148,7 @@ def propagate(exits, moves, parents, ctx):
     return values
 
 
-@njit(cache=True)
-def iterate(exits, moves, children, ctx):
+def iterate(exits, moves, ctx):
     """Values of a layer by sweeping two bounds to their fixed point; also the sweep count."""
     n = exits.size
     low = np.empty(n, dtype=np.int16)
