@@ -37,7 +37,7 @@ from gameclub.ataxx.move import Move
 from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy
 from gameclub.tablebase import retro
 from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
-from gameclub.tablebase.values import NO_EXIT, RESULT_STEP
+from gameclub.tablebase.values import NO_EXIT, RESULT_STEP, wdl_codes
 
 #: the rule variants with a table, by the name the command line uses.
 STUCK_RULES = {"ataxx": 0, "site-2005": 1}
@@ -364,6 +364,9 @@ class AtaxxTables:
 
     def layers(self) -> range:
         return range(self.geometry.squares + 1)
+
+    def wdl_codes(self, values: np.ndarray) -> np.ndarray:
+        return wdl_codes(values)
 
     def layer_size(self, layer: int) -> int:
         return self.geometry.layer_size(layer)

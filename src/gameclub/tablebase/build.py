@@ -26,7 +26,6 @@ import numpy as np
 
 from gameclub.tablebase.rle import DEFAULT_BLOCK, to_bytes
 from gameclub.tablebase.storage import BUILD_LOG, MANIFEST, TableDir, TableError, write_atomic
-from gameclub.tablebase.values import wdl_codes
 
 #: the two ways of resolving a layer's cycles (see :mod:`gameclub.tablebase.retro`).
 METHODS = ("propagate", "iterate")
@@ -54,6 +53,10 @@ class LayeredGame(Protocol):
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
                     method: str) -> np.ndarray:
         """The values (``int8``) of ``layer``; ``lower(k)`` gives a finished layer."""
+        ...
+
+    def wdl_codes(self, values: np.ndarray) -> np.ndarray:
+        """The 2-bit WIN/LOSS/DRAW code of each value (gameclub.tablebase.values)."""
         ...
 
 
@@ -101,14 +104,16 @@ def progress_bar(stream: TextIO = sys.stderr) -> Callable[[Progress], None]:
     return show
 
 
-def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str = "propagate",
+def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | None = None,
           block: int = DEFAULT_BLOCK,
           progress: Callable[[Progress], None] | None = None) -> TableDir:
     """Build ``game``'s table in ``root / game.name``; return it opened.
 
     Without ``resume`` the directory must not hold a table yet; with it, a table of
-    the same ``params`` is continued (or started when there is none).
+    the same ``params`` is continued (or started when there is none). ``method``
+    defaults to the game's ``default_method``, else ``propagate``.
     """
+    method = method or getattr(game, "default_method", "propagate")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     path = root / game.name
@@ -155,7 +160,7 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str = 
         if values.shape != (sizes[layer],) or values.dtype != np.int8:
             raise RuntimeError(f"layer {layer}: the game returned {values.shape} "
                                f"{values.dtype}, not ({sizes[layer]},) int8")
-        table.add_layer(layer, values, to_bytes(wdl_codes(values), block))
+        table.add_layer(layer, values, to_bytes(game.wdl_codes(values), block))
         memory[layer] = values
         layer_seconds = time.perf_counter() - layer_started
         done_positions += sizes[layer]

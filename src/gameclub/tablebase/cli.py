@@ -18,18 +18,55 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from gameclub.tablebase.ataxx import AtaxxTables, parse_size
-    from gameclub.tablebase.build import build, progress_bar
+    from gameclub.tablebase.build import LayeredGame, build, progress_bar
 
-    if args.size is None:
-        raise ValueError("--size is required for ataxx, e.g. --size 4x4")
-    width, height = parse_size(args.size)
-    game = AtaxxTables(width, height, args.rules or "ataxx")
+    game: LayeredGame
+    if args.game == "awele":
+        from gameclub.tablebase.awele import AweleTables, parse_seeds
+
+        if args.size is not None or args.seeds is None:
+            raise ValueError("awele tables take --seeds 0-N, not --size")
+        game = AweleTables(parse_seeds(args.seeds), args.rules or "awari")
+    else:
+        from gameclub.tablebase.ataxx import STUCK_RULES, AtaxxTables, parse_size
+
+        if args.size is None or args.seeds is not None:
+            raise ValueError("ataxx tables take --size WxH (e.g. 4x4), not --seeds")
+        if args.rules is not None and args.rules not in STUCK_RULES:
+            raise ValueError(f"no Ataxx tables for rules {args.rules!r}; choose one of "
+                             f"{', '.join(STUCK_RULES)}")
+        width, height = parse_size(args.size)
+        game = AtaxxTables(width, height, args.rules or "ataxx")
     root = _root(args)
     table = build(game, root, resume=args.resume, method=args.method,
                   progress=None if args.quiet else progress_bar())
     print(f"{table.path}: {sum(e['positions'] for e in table.layers.values()):,} positions "
           f"in {len(table.layers)} layers")
+    return 0
+
+
+def _probe_awele(args: argparse.Namespace) -> int:
+    from gameclub.awele import Board
+    from gameclub.tablebase.awele import AweleProbe, table_rules
+
+    rules = args.rules or "awari"
+    board = Board(args.position, table_rules(rules))
+    probe = AweleProbe.open(_root(args), rules)
+    value, moves = probe.probe(board)
+    best = next((m.text for m, v in moves if v == value), None)
+    if args.json:
+        print(json.dumps({
+            "game": "awele",
+            "position": board.position(),
+            "rules": rules,
+            "value": {"margin": value},
+            "best": best,
+            "moves": [{"move": m.text, "value": {"margin": v}} for m, v in moves],
+        }))
+        return 0
+    print(f"value {value:+d} of the seeds left, best {best or '-'}")
+    for m, v in sorted(moves, key=lambda mv: -mv[1]):
+        print(f"  {m.text:3} {v:+d}")
     return 0
 
 
@@ -49,6 +86,8 @@ def _cmd_probe(args: argparse.Namespace) -> int:
     from gameclub.ataxx.fen import parse_fen
     from gameclub.tablebase.ataxx import AtaxxProbe, table_ruleset
 
+    if args.game == "awele":
+        return _probe_awele(args)
     rules = args.rules or "ataxx"
     fields = parse_fen(args.position)
     board = Board(args.position, table_ruleset(fields.width, fields.height, rules))
@@ -149,23 +188,28 @@ def add_tablebase_parser(sub: Any) -> None:
     q = actions.add_parser("build", help="solve a game's positions layer by layer",
                            description="Build a table in DIR/<game>-<size>-<rules>. A killed "
                            "build continues from its last finished layer with --resume.")
-    q.add_argument("game", choices=("ataxx",), help="the game")
+    q.add_argument("game", choices=("ataxx", "awele"), help="the game")
     q.add_argument("--size", metavar="WxH", help="Ataxx board size, e.g. 4x4 (up to 25 squares)")
-    q.add_argument("--rules", choices=("ataxx", "site-2005"),
-                   help="ataxx (a stuck side passes) or site-2005 (it loses); both without "
-                   "a move limit, an endless game being a draw (default ataxx)")
+    q.add_argument("--seeds", metavar="0-N", help="Awele: layers 0 to N seeds on the board")
+    q.add_argument("--rules",
+                   help="Ataxx: ataxx (a stuck side passes) or site-2005 (it loses), both "
+                   "without a move limit, an endless game being a draw (default ataxx). "
+                   "Awele: awari or awele (default awari)")
     q.add_argument("--dir", metavar="DIR", help=f"where the tables live ({where})")
     q.add_argument("--resume", action="store_true",
                    help="continue an interrupted build in the same directory")
-    q.add_argument("--method", choices=("propagate", "iterate"), default="propagate",
-                   help="how cycles inside a layer are resolved (default propagate)")
+    q.add_argument("--method", choices=("propagate", "iterate"),
+                   help="how cycles inside a layer are resolved (default: propagate for "
+                   "ataxx, iterate for awele)")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_build)
 
     q = actions.add_parser("probe", help="the value of a position and of each of its moves")
-    q.add_argument("game", choices=("ataxx",), help="the game")
-    q.add_argument("position", metavar="POSITION", help="the position (Ataxx: a FEN)")
-    q.add_argument("--rules", choices=("ataxx", "site-2005"), help="default ataxx")
+    q.add_argument("game", choices=("ataxx", "awele"), help="the game")
+    q.add_argument("position", metavar="POSITION",
+                   help="the position (Ataxx: a FEN; Awele: position text, 4-4-...-0-0-S)")
+    q.add_argument("--rules", help="Ataxx: ataxx or site-2005 (default ataxx); "
+                   "Awele: awari or awele (default awari)")
     q.add_argument("--dir", metavar="DIR", help=f"where the tables live ({where})")
     q.add_argument("--json", action="store_true",
                    help="one JSON object: value, best, moves (each with its value)")
