@@ -121,3 +121,10 @@ def test_the_command_line_builds_and_probes(tmp_path, capsys):
     assert main(["tablebase", "build", "awele", "--rules", "oware", "--seeds", "0-4",
                  "--dir", str(tmp_path)]) == 2
     assert "no Awele tables for rules 'oware'" in capsys.readouterr().err
+
+
+def test_both_ways_of_solving_a_layer_give_the_same_tables(tmp_path):
+    propagated = build(AweleTables(6, "awari"), tmp_path / "p", method="propagate")
+    iterated = build(AweleTables(6, "awari"), tmp_path / "i", method="iterate")
+    for layer in propagated.layers:
+        assert np.array_equal(propagated.values(layer), iterated.values(layer))

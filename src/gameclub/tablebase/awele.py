@@ -21,9 +21,9 @@ putting ``n`` seeds in 12 pits: the counts are the gaps between 11 bars among
 system, as the empty squares of :mod:`gameclub.tablebase.ataxx` are.
 
 Moves come from :mod:`gameclub.awele.kernel` (the rules library's kernels), so
-the tables follow the rule set's legality exactly (feeding, grand slam). Inside a
-layer the cycles are resolved by fixed-point iteration: predecessor propagation
-would need un-sowing, not written yet (see docs/tablebase.md).
+the tables follow the rule set's legality exactly (feeding, grand slam). Both
+in-layer methods are available: the predecessors of a position are its
+un-sowings, each checked by playing it forward with the same kernels.
 """
 
 from __future__ import annotations
@@ -164,10 +164,11 @@ def layer_exits(seeds, binom, flags, odd_seed, lower, offsets):
 @njit(cache=True)
 def children(ctx, i, out):
     """The in-layer children of position ``i``: its sowings that capture nothing."""
-    seeds, binom, flags, _ = ctx
-    state = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
-    child = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
-    turned = np.zeros(PITS, dtype=np.uint8)
+    seeds, binom, flags, scratch = ctx
+    # Scratch rows from the caller: an allocation per call would cost more than the sowing.
+    state = scratch[0]
+    child = scratch[1]
+    turned = scratch[2]
     _state(i, seeds, binom, state)
     if kernel.end_kind(state, flags) != kernel.ONGOING:
         return 0
@@ -181,7 +182,63 @@ def children(ctx, i, out):
     return count
 
 
+@njit(cache=True)
+def parents(ctx, i, out):
+    """The in-layer parents of position ``i``: un-sowings by the side that just moved.
+
+    That side's sowing emptied the pit it started from; for each of its empty pits
+    and each number of seeds, take the sown seeds back (every pit must have them)
+    and keep the parent if, played forward, the sowing is legal there and captures
+    nothing. Each (parent, move) is found once: the pit and the count fix it.
+    """
+    seeds, binom, flags, scratch = ctx
+    parent = scratch[0]
+    child = scratch[1]
+    turned = scratch[2]
+    decode(i, seeds, binom, turned)
+    # ``turned``: the position seen by the side that moved, its row first.
+    for j in range(6):
+        child[j] = turned[6 + j]
+        child[6 + j] = turned[j]
+    count = 0
+    for pit in range(6):
+        if child[pit] != 0:
+            continue
+        for sown in range(1, seeds + 1):
+            laps, rest = divmod(sown, 11)
+            ok = True
+            for j in range(PITS):
+                if j == pit:
+                    continue
+                back = laps + (1 if 1 <= (j - pit) % PITS <= rest else 0)
+                if child[j] < back:
+                    ok = False
+                    break
+                parent[j] = child[j] - back
+            if not ok:
+                continue
+            parent[pit] = sown
+            parent[kernel.SOUTH_STORE] = 0
+            parent[kernel.NORTH_STORE] = 0
+            parent[kernel.SIDE] = 0
+            if kernel.end_kind(parent, flags) != kernel.ONGOING:
+                continue
+            if not kernel.legal_mask(parent, flags) >> pit & 1:
+                continue
+            if _captures(parent, pit, flags, scratch[3]):
+                continue
+            out[count] = encode(parent, binom)
+            count += 1
+    return count
+
+
+@njit(inline="always", cache=True)
+def _captures(state, pit, flags, out):
+    return kernel.play(state, pit, out, flags) != 0
+
+
 iterate_layer = retro.specialise(retro.iterate, "awele", children=children)
+propagate_layer = retro.specialise(retro.propagate, "awele", parents=parents)
 
 
 # -- the tables of one rule set ------------------------------------------------------
@@ -207,7 +264,6 @@ class AweleTables:
     :class:`gameclub.tablebase.build.LayeredGame`)."""
 
     game = "awele"
-    default_method = "iterate"
 
     def __init__(self, seeds: int, rules: str = "awari") -> None:
         if not 0 <= seeds <= MAX_MARGIN:
@@ -237,9 +293,6 @@ class AweleTables:
 
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
                     method: str) -> np.ndarray:
-        if method != "iterate":
-            raise ValueError("Awele tables are built by iteration (--method iterate): "
-                             "propagation needs un-sowing, which is not written yet")
         below = [np.asarray(lower(k)) for k in range(layer)]
         offsets = np.zeros(max(1, layer), dtype=np.int64)
         for k in range(1, layer):
@@ -247,9 +300,14 @@ class AweleTables:
         flat = np.concatenate(below) if below else np.zeros(0, dtype=np.int8)
         exits, moves = layer_exits(np.int64(layer), self.binom, self.flags, self.odd_seed,
                                    flat, offsets)
-        values, _ = iterate_layer(exits, moves,
-                                  (np.int64(layer), self.binom, self.flags, self.odd_seed))
-        return values
+        if method == "iterate":
+            values, _ = iterate_layer(exits, moves, self.context(layer))
+            return values
+        return propagate_layer(exits, moves, self.context(layer))
+
+    def context(self, layer: int) -> tuple:
+        scratch = np.zeros((4, kernel.STATE_SIZE), dtype=np.uint8)
+        return (np.int64(layer), self.binom, self.flags, scratch)
 
 
 def table_name(seeds: int, rules: str) -> str:
