@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_tablebase.py --size 4x4
     .venv/bin/python benchmarks/bench_tablebase.py --size 3x4 --probes 2000   # quick
+    .venv/bin/python benchmarks/bench_tablebase.py --game awele --seeds 12    # build only
 
 Build: every layer is solved twice from the same lower layer, by predecessor/counter
 propagation and by fixed-point iteration (with its number of sweeps); the time of
@@ -233,17 +234,66 @@ def bench_solver_peer(root: Path, game: AtaxxTables, empties: int, count: int) -
           f"{statistics.median(solved) / statistics.median(probed):,.0f}; agree {agree}/{count}")
 
 
+def bench_awele(seeds: int, rules: str, iterate_up_to: int) -> None:
+    """Awele layers by both methods (iteration only up to ``iterate_up_to`` seeds)."""
+    from gameclub.tablebase.awele import AweleTables
+    from gameclub.tablebase.awele import iterate_layer as awele_iterate
+    from gameclub.tablebase.awele import layer_exits as awele_exits
+    from gameclub.tablebase.awele import propagate_layer as awele_propagate
+
+    game = AweleTables(seeds, rules)
+    for method in ("propagate", "iterate"):  # compile (or load) the kernels
+        with tempfile.TemporaryDirectory() as tmp:
+            build(AweleTables(3, rules), Path(tmp), method=method)
+    print(f"awele {rules}, 0-{seeds} seeds; load average {os.getloadavg()[0]:.2f}")
+    print(f"{'seeds':>5} {'positions':>12} {'exits s':>8} {'propagate s':>12} "
+          f"{'iterate s':>10} {'sweeps':>7}")
+    lower: list[np.ndarray] = []
+    totals = [0.0, 0.0, 0.0]
+    for n in game.layers():
+        offsets = np.zeros(max(1, n), dtype=np.int64)
+        for k in range(1, n):
+            offsets[k] = offsets[k - 1] + lower[k - 1].size
+        flat = np.concatenate(lower) if lower else np.zeros(0, dtype=np.int8)
+        t0 = time.perf_counter()
+        exits, moves = awele_exits(np.int64(n), game.binom, game.flags, game.odd_seed, flat,
+                                   offsets)
+        t1 = time.perf_counter()
+        values = awele_propagate(exits, moves, game.context(n))
+        t2 = time.perf_counter()
+        iterated = ""
+        if n <= iterate_up_to:
+            other, sweeps = awele_iterate(exits, moves, game.context(n))
+            if not np.array_equal(values, other):
+                raise SystemExit(f"layer {n}: the two methods disagree")
+            totals[2] += time.perf_counter() - t2
+            iterated = f"{time.perf_counter() - t2:>10.2f} {sweeps:>7}"
+        totals[0] += t1 - t0
+        totals[1] += t2 - t1
+        lower.append(values)
+        print(f"{n:>5} {values.size:>12,} {t1 - t0:>8.2f} {t2 - t1:>12.2f} {iterated}")
+    print(f"{'all':>5} {sum(v.size for v in lower):>12,} {totals[0]:>8.2f} {totals[1]:>12.2f} "
+          f"{totals[2]:>10.2f} (iterate up to {iterate_up_to} seeds)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="ataxx", choices=("ataxx", "awele"))
+    parser.add_argument("--seeds", type=int, default=12, help="awele: layers 0 to SEEDS")
+    parser.add_argument("--iterate-up-to", type=int, default=12,
+                        help="awele: solve by iteration too up to this many seeds")
     parser.add_argument("--size", default="4x4")
-    parser.add_argument("--rules", default="ataxx", choices=("ataxx", "site-2005"))
+    parser.add_argument("--rules", help="ataxx or site-2005; awari or awele")
     parser.add_argument("--dir", type=Path, help="where to write the table (default: temporary)")
     parser.add_argument("--probes", type=int, default=20_000)
     parser.add_argument("--solver-empties", type=int, default=6)
     parser.add_argument("--solver-positions", type=int, default=20)
     args = parser.parse_args()
+    if args.game == "awele":
+        bench_awele(args.seeds, args.rules or "awari", args.iterate_up_to)
+        return
     width, height = parse_size(args.size)
-    game = AtaxxTables(width, height, args.rules)
+    game = AtaxxTables(width, height, args.rules or "ataxx")
     print(f"{game.name}: {3 ** game.geometry.squares:,} positions; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     layers = bench_build(game)
