@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from gameclub.ataxx import bitboard
 from gameclub.ataxx.bitboard import popcount
 from gameclub.ataxx.board import Board
 from gameclub.ataxx.move import Move
@@ -508,5 +509,5 @@ class AtaxxProbe:
 
 
 #: the in-layer solvers of :mod:`gameclub.tablebase.retro` compiled with these kernels.
-propagate_layer = retro.specialise(retro.propagate, "ataxx", parents=parents)
-iterate_layer = retro.specialise(retro.iterate, "ataxx", children=children)
+propagate_layer = retro.specialise(retro.propagate, "ataxx", (bitboard,), parents=parents)
+iterate_layer = retro.specialise(retro.iterate, "ataxx", (bitboard,), children=children)

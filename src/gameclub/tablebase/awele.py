@@ -237,8 +237,8 @@ def _captures(state, pit, flags, out):
     return kernel.play(state, pit, out, flags) != 0
 
 
-iterate_layer = retro.specialise(retro.iterate, "awele", children=children)
-propagate_layer = retro.specialise(retro.propagate, "awele", parents=parents)
+iterate_layer = retro.specialise(retro.iterate, "awele", (kernel,), children=children)
+propagate_layer = retro.specialise(retro.propagate, "awele", (kernel,), parents=parents)
 
 
 # -- the tables of one rule set ------------------------------------------------------

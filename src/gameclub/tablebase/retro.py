@@ -40,8 +40,13 @@ number of sweeps is the length of the longest forced line inside the layer.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -75,16 +80,24 @@ def _order_by_magnitude(exits):
     return order, starts
 
 
-def specialise(algorithm: Callable[..., Any], game: str, **kernels: Any) -> Any:
+def specialise(algorithm: Callable[..., Any], game: str, depends: Sequence[ModuleType] = (),
+               **kernels: Any) -> Any:
     """``algorithm`` compiled with the game's ``kernels`` in place of its global names.
 
-    The copy is named ``<algorithm>_<game>`` so that each game's compiled code has
-    its own entry in numba's on-disk cache.
+    The copy is named ``<algorithm>_<game>_<digest>``, the digest covering the source
+    of the kernels' modules and of ``depends`` (the modules those kernels call into):
+    numba checks only this file before reusing its on-disk cache, so without the
+    digest a changed game kernel would go on running its old compiled code.
     """
+    digest = hashlib.sha256()
+    modules = {sys.modules[k.py_func.__module__] for k in kernels.values()} | set(depends)
+    for module in sorted(modules, key=lambda m: m.__name__):
+        digest.update(Path(inspect.getsourcefile(module) or module.__name__).read_bytes())
     scope = dict(algorithm.__globals__)
     scope.update(kernels)
-    copy = types.FunctionType(algorithm.__code__, scope, f"{algorithm.__name__}_{game}",
-                              algorithm.__defaults__, algorithm.__closure__)
+    name = f"{algorithm.__name__}_{game}_{digest.hexdigest()[:12]}"
+    copy = types.FunctionType(algorithm.__code__, scope, name, algorithm.__defaults__,
+                              algorithm.__closure__)
     copy.__qualname__ = copy.__name__
     copy.__module__ = algorithm.__module__
     copy.__doc__ = algorithm.__doc__
