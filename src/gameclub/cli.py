@@ -1,5 +1,5 @@
 """The ``gameclub`` command: play, perft, the exact solver, Blocs-Config, the UAI engine,
-matches and the club; ``gameclub awele ...`` for Awele.
+matches, endgame tables and the club; ``gameclub awele ...`` for Awele.
 
 Every subcommand turns bad input into a one-line error on stderr and exit status 2.
 """
@@ -503,11 +503,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_serve)
 
     from gameclub.match import add_match_parser
+    from gameclub.tablebase.cli import add_tablebase_parser
     from gameclub.uai import add_uai_parser
 
     add_uai_parser(sub)
     add_match_parser(sub)
     _add_awele_engine_actions(add_awele_parser(sub))
+    add_tablebase_parser(sub)
     return parser
 
 

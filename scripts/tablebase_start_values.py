@@ -1,0 +1,57 @@
+"""Print the docs' table of small Ataxx boards: the start position's value and each first move's.
+
+    .venv/bin/python scripts/tablebase_start_values.py --dir DIR
+
+Reads the tables built under DIR by ``gameclub tablebase build ataxx --size WxH
+--rules R --dir DIR``; a board without its table is left out. The start position
+is each rule set's own: four corners under ``ataxx``, two opposite corners under
+``site-2005``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from gameclub.ataxx import Board
+from gameclub.ataxx.rules import StartLayout
+from gameclub.tablebase.ataxx import AtaxxProbe, table_ruleset
+from gameclub.tablebase.storage import TableError
+from gameclub.tablebase.values import decode
+
+BOARDS = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (4, 4), (4, 5)]
+LAYOUT = {"ataxx": StartLayout.FOUR_CORNERS, "site-2005": StartLayout.TWO_CORNERS}
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def words(value: int) -> str:
+    result, margin = decode(value)
+    return "draw" if result == 0 and margin == 0 else f"{WORDS[result]} {margin:+d}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", required=True, type=Path)
+    args = parser.parse_args()
+    print("| board | rules | start | value for x | first moves (x's value after each) |")
+    print("|---|---|---|---|---|")
+    for rules in ("ataxx", "site-2005"):
+        for width, height in BOARDS:
+            try:
+                probe = AtaxxProbe.open(args.dir, width, height, rules)
+            except TableError:
+                continue
+            ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
+            board = Board(ruleset.start_fen(), ruleset)
+            found = probe.probe(board)
+            groups: dict[int, list[str]] = {}
+            for m in found.moves:
+                groups.setdefault(m.value, []).append(m.move.uci())
+            moves = "; ".join(f"{' '.join(ms)}: {words(v)}"
+                              for v, ms in sorted(groups.items(), reverse=True)) or "(over)"
+            print(f"| {width}x{height} | {rules} | `{board.fen()}` | **{words(found.value)}** "
+                  f"| {moves} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,513 @@
+"""Ataxx tables: the layers, the per-layer index and the move kernels of small boards.
+
+A position is seen from the side to move (``us``, ``them``); the rules the tables
+support are colour-blind (ties are draws), so one table serves both colours. The
+board is numbered compactly here, square ``k = rank * width + file`` (not the
+stride-8 layout of :mod:`gameclub.ataxx.squares`), so that a position is an
+``n``-bit mask per side with ``n = width * height``.
+
+Layers are the number of empty squares ``e``: a clone fills one (it leaves the
+layer, to ``e - 1``), a jump and a pass keep it. The index inside layer ``e`` is
+perfect: the rank of the set of empty squares among the ``C(n, e)`` such sets
+(the combinatorial number system), times ``2 ** (n - e)``, plus the colours of the
+occupied squares in square order (bit ``j`` set: the ``j``-th occupied square is
+ours). The layers hold ``sum C(n, e) 2^(n-e) = 3^n`` positions in all, one per
+board. Symmetries are not folded: the index would lose its simple arithmetic,
+for at most a factor 8 on square boards (4 on the others).
+
+The rules: the ``ataxx`` preset without its fifty-move limit (a game that never
+ends is a draw), and the same with the ``site-2005`` stuck rule (a side with no
+move loses at once; its margin is the piece count at that moment). Blocks are
+not supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from gameclub.ataxx import bitboard
+from gameclub.ataxx.bitboard import popcount
+from gameclub.ataxx.board import Board
+from gameclub.ataxx.move import Move
+from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy
+from gameclub.tablebase import retro
+from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
+from gameclub.tablebase.values import NO_EXIT, RESULT_STEP, wdl_codes
+
+#: the rule variants with a table, by the name the command line uses.
+STUCK_RULES = {"ataxx": 0, "site-2005": 1}
+MAX_SQUARES = 25
+_MAX_MOVES = 1024
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A ``width`` x ``height`` board without blocks and its numba tables."""
+
+    width: int
+    height: int
+
+    @property
+    def squares(self) -> int:
+        return self.width * self.height
+
+    def layer_size(self, empties: int) -> int:
+        n = self.squares
+        return comb(n, empties) << (n - empties)
+
+    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Neighbours at distance 1, at distance 2 (compact masks), and binomials."""
+        w, h, n = self.width, self.height, self.squares
+        singles = np.zeros(n, dtype=np.uint64)
+        doubles = np.zeros(n, dtype=np.uint64)
+        for k in range(n):
+            f, r = k % w, k // w
+            for df in range(-2, 3):
+                for dr in range(-2, 3):
+                    g, s = f + df, r + dr
+                    if (df, dr) == (0, 0) or not (0 <= g < w and 0 <= s < h):
+                        continue
+                    bit = np.uint64(1 << (s * w + g))
+                    if max(abs(df), abs(dr)) == 1:
+                        singles[k] |= bit
+                    else:
+                        doubles[k] |= bit
+        binom = np.zeros((n + 2, n + 2), dtype=np.int64)
+        for a in range(n + 2):
+            for b in range(n + 2):
+                binom[a, b] = comb(a, b)
+        return singles, doubles, binom
+
+
+# -- the index ---------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _lowest(bb):
+    """Index of the lowest set bit of a non-zero mask."""
+    return np.int64(popcount((bb & (np.uint64(0) - bb)) - np.uint64(1)))
+
+
+@njit(cache=True)
+def encode(us, them, n, binom):
+    """``(layer, index)`` of the position ``(us, them)`` (compact masks)."""
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    occupied = us | them
+    empty = full & ~occupied
+    rank = np.int64(0)
+    j = 0
+    bb = empty
+    while bb:
+        k = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        j += 1
+        rank += binom[k, j]
+    colours = np.int64(0)
+    bit = 0
+    bb = occupied
+    while bb:
+        k = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        if (us >> np.uint64(k)) & np.uint64(1):
+            colours |= np.int64(1) << bit
+        bit += 1
+    return j, (rank << (n - j)) | colours
+
+
+@njit(cache=True)
+def decode(e, index, n, binom):
+    """``(us, them)`` of the position ``index`` in layer ``e``."""
+    occupied_count = n - e
+    rank = index >> occupied_count
+    colours = index & ((np.int64(1) << occupied_count) - 1)
+    empty = np.uint64(0)
+    k = n - 1
+    for j in range(e, 0, -1):
+        while binom[k, j] > rank:
+            k -= 1
+        rank -= binom[k, j]
+        empty |= np.uint64(1) << np.uint64(k)
+        k -= 1
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    occupied = full & ~empty
+    us = np.uint64(0)
+    bit = 0
+    bb = occupied
+    while bb:
+        k2 = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        if (colours >> bit) & 1:
+            us |= np.uint64(1) << np.uint64(k2)
+        bit += 1
+    return us, occupied & ~us
+
+
+# -- the rules on compact masks ----------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _reach(side, singles, doubles):
+    """Every square ``side`` could move to if it were empty."""
+    reach = np.uint64(0)
+    bb = side
+    while bb:
+        k = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        reach |= singles[k] | doubles[k]
+    return reach
+
+
+@njit(inline="always", cache=True)
+def _by_count(us, them):
+    margin = np.int64(popcount(us)) - np.int64(popcount(them))
+    if margin > 0:
+        return RESULT_STEP + margin
+    if margin < 0:
+        return -RESULT_STEP + margin
+    return 0
+
+
+@njit(cache=True)
+def status(us, them, n, singles, doubles, stuck_lose):
+    """The value of a finished game, or ``NO_EXIT`` with ``1`` (must pass) / ``0`` (moves).
+
+    Mirrors :meth:`gameclub.ataxx.board.Board.outcome` for the supported rules:
+    no pieces, full board, nobody can move: pieces decide; stuck: pass or lose.
+    """
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    empty = full & ~(us | them)
+    if us == 0 or them == 0 or empty == 0:
+        return _by_count(us, them), 0
+    if _reach(us, singles, doubles) & empty:
+        return NO_EXIT, 0
+    if (_reach(them, singles, doubles) & empty) == 0:
+        return _by_count(us, them), 0
+    if stuck_lose:
+        return -RESULT_STEP + np.int64(popcount(us)) - np.int64(popcount(them)), 0
+    return NO_EXIT, 1
+
+
+@njit(inline="always", cache=True)
+def _jumped(us, them, frm, to, singles):
+    """``(us, them)`` after ``us`` jumps ``frm`` -> ``to`` (or clones when ``frm`` < 0)."""
+    flips = singles[to] & them
+    mover = us | flips | (np.uint64(1) << np.uint64(to))
+    if frm >= 0:
+        mover ^= np.uint64(1) << np.uint64(frm)
+    return mover, them ^ flips
+
+
+@njit(cache=True)
+def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
+    """``exits`` and ``moves`` of layer ``e`` (see :mod:`gameclub.tablebase.retro`).
+
+    ``lower`` holds the values of layer ``e - 1``, where every clone lands.
+    """
+    size = binom[n, e] << (n - e)
+    exits = np.empty(size, dtype=np.int8)
+    moves = np.zeros(size, dtype=np.uint16)
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    for i in range(size):
+        us, them = decode(e, np.int64(i), n, binom)
+        over, passes = status(us, them, n, singles, doubles, stuck_lose)
+        if over != NO_EXIT or passes:
+            exits[i] = over
+            moves[i] = passes
+            continue
+        empty = full & ~(us | them)
+        best = np.int64(NO_EXIT)
+        # Clones: one child per empty square next to one of ours.
+        bb = empty & _reach_singles(us, singles)
+        while bb:
+            to = _lowest(bb)
+            bb &= bb - np.uint64(1)
+            mover, other = _jumped(us, them, -1, to, singles)
+            _, child = encode(other, mover, n, binom)
+            v = -np.int64(lower[child])
+            if v > best:
+                best = v
+        exits[i] = best
+        count = 0
+        bb = us
+        while bb:
+            frm = _lowest(bb)
+            bb &= bb - np.uint64(1)
+            count += popcount(doubles[frm] & empty)
+        moves[i] = count
+    return exits, moves
+
+
+@njit(inline="always", cache=True)
+def _reach_singles(side, singles):
+    reach = np.uint64(0)
+    bb = side
+    while bb:
+        k = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        reach |= singles[k]
+    return reach
+
+
+@njit(cache=True)
+def children(ctx, i, out):
+    """The in-layer children of position ``i``: its jumps, or its pass."""
+    e, n, singles, doubles, binom, stuck_lose = ctx
+    us, them = decode(e, i, n, binom)
+    over, passes = status(us, them, n, singles, doubles, stuck_lose)
+    if over != NO_EXIT:
+        return 0
+    if passes:
+        _, out[0] = encode(them, us, n, binom)
+        return 1
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    empty = full & ~(us | them)
+    count = 0
+    bb = us
+    while bb:
+        frm = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        targets = doubles[frm] & empty
+        while targets:
+            to = _lowest(targets)
+            targets &= targets - np.uint64(1)
+            mover, other = _jumped(us, them, frm, to, singles)
+            _, out[count] = encode(other, mover, n, binom)
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def parents(ctx, i, out):
+    """The in-layer parents of position ``i``, one per move: un-jumps and an un-pass.
+
+    The side that just moved is ``them``. It jumped ``frm`` -> ``to`` and took every
+    piece of ours next to ``to``, so ``to`` has none of ours around it now, and any
+    subset of its pieces around ``to`` may have been ours before.
+    """
+    e, n, singles, doubles, binom, stuck_lose = ctx
+    us, them = decode(e, i, n, binom)
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    empty = full & ~(us | them)
+    count = 0
+    bb = them
+    while bb:
+        to = _lowest(bb)
+        bb &= bb - np.uint64(1)
+        if singles[to] & us:
+            continue
+        to_bit = np.uint64(1) << np.uint64(to)
+        taken = singles[to] & them
+        sources = doubles[to] & empty
+        while sources:
+            frm = _lowest(sources)
+            sources &= sources - np.uint64(1)
+            frm_bit = np.uint64(1) << np.uint64(frm)
+            # every subset of ``taken``, the empty one included
+            sub = np.uint64(0)
+            while True:
+                ours_before = us | sub
+                if ours_before != 0:
+                    theirs_before = (them & ~to_bit & ~sub) | frm_bit
+                    _, out[count] = encode(theirs_before, ours_before, n, binom)
+                    count += 1
+                if sub == taken:
+                    break
+                sub = (sub - taken) & taken
+    # A pass by ``them``: it could not move, we can.
+    if (not stuck_lose and us != 0 and them != 0 and empty != 0
+            and (_reach(them, singles, doubles) & empty) == 0
+            and _reach(us, singles, doubles) & empty):
+        _, out[count] = encode(them, us, n, binom)
+        count += 1
+    return count
+
+
+# -- the table of one board ---------------------------------------------------------
+
+
+class AtaxxTables:
+    """The layered game of Ataxx on an empty ``width`` x ``height`` board (a
+    :class:`gameclub.tablebase.build.LayeredGame`)."""
+
+    game = "ataxx"
+
+    def __init__(self, width: int, height: int, rules: str = "ataxx") -> None:
+        if rules not in STUCK_RULES:
+            raise ValueError(f"no Ataxx tables for rules {rules!r}; "
+                             f"choose one of {', '.join(STUCK_RULES)}")
+        if not (2 <= width <= 8 and 2 <= height <= 8) or width * height > MAX_SQUARES:
+            raise ValueError(f"no Ataxx tables for a {width}x{height} board: sides of 2 to 8 "
+                             f"squares and at most {MAX_SQUARES} squares")
+        self.geometry = Geometry(width, height)
+        self.rules = rules
+        self.stuck_lose = STUCK_RULES[rules]
+        self.name = table_name(width, height, rules)
+        self._tables = self.geometry.tables()
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {
+            "game": "ataxx",
+            "width": self.geometry.width,
+            "height": self.geometry.height,
+            "rules": self.rules,
+            "stuck": "lose" if self.stuck_lose else "pass",
+            "fifty_move_limit": None,
+            "tie": "draw",
+            "index": "empty-squares rank, then colours/1",
+        }
+
+    def layers(self) -> range:
+        return range(self.geometry.squares + 1)
+
+    def wdl_codes(self, values: np.ndarray) -> np.ndarray:
+        return wdl_codes(values)
+
+    def layer_size(self, layer: int) -> int:
+        return self.geometry.layer_size(layer)
+
+    def context(self, layer: int) -> tuple:
+        singles, doubles, binom = self._tables
+        return (np.int64(layer), np.int64(self.geometry.squares), singles, doubles, binom,
+                np.int64(self.stuck_lose))
+
+    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
+                    method: str) -> np.ndarray:
+        singles, doubles, binom = self._tables
+        below = lower(layer - 1) if layer > 0 else np.zeros(0, dtype=np.int8)
+        exits, moves = layer_exits(np.int64(layer), np.int64(self.geometry.squares), singles,
+                                   doubles, binom, np.int64(self.stuck_lose), below)
+        if method == "iterate":
+            values, _ = iterate_layer(exits, moves, self.context(layer))
+            return values
+        return propagate_layer(exits, moves, self.context(layer))
+
+
+def table_ruleset(width: int, height: int, rules: str = "ataxx") -> RuleSet:
+    """The rule set a table stands for: ``ataxx`` without the move limit, and with the
+    ``site-2005`` stuck rule when ``rules`` says so (ties stay draws)."""
+    if rules not in STUCK_RULES:
+        raise ValueError(f"no Ataxx tables for rules {rules!r}; "
+                         f"choose one of {', '.join(STUCK_RULES)}")
+    stuck = StuckPolicy.LOSE if STUCK_RULES[rules] else StuckPolicy.PASS
+    return ATAXX.replace(width=width, height=height, fifty_move_limit=None, stuck=stuck)
+
+
+def table_name(width: int, height: int, rules: str) -> str:
+    return f"ataxx-{width}x{height}-{rules}"
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"4x5"`` -> ``(4, 5)`` (width x height)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"invalid board size {text!r}: expected WIDTHxHEIGHT, e.g. 4x4")
+    return int(parts[0]), int(parts[1])
+
+
+# -- probing -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    move: Move
+    #: the stored value for the side that plays the move (see gameclub.tablebase.values).
+    value: int
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A position's value for the side to move, and the value of each of its moves."""
+
+    value: int
+    moves: list[MoveValue]
+
+    @property
+    def best(self) -> Move | None:
+        """The first move of highest value (moves in the board's order)."""
+        if not self.moves:
+            return None
+        top = max(m.value for m in self.moves)
+        return next(m.move for m in self.moves if m.value == top)
+
+
+def _compact(bitboard: int, width: int, height: int) -> int:
+    mask = 0
+    for rank in range(height):
+        for file in range(width):
+            if bitboard >> (rank * 8 + file) & 1:
+                mask |= 1 << (rank * width + file)
+    return mask
+
+
+class AtaxxProbe:
+    """Probing one Ataxx table: the values of positions given as boards."""
+
+    def __init__(self, table: TableDir) -> None:
+        params = table.manifest["params"]
+        self.table = table
+        self.width, self.height = int(params["width"]), int(params["height"])
+        self.rules = str(params["rules"])
+        self.geometry = Geometry(self.width, self.height)
+        self.n = self.geometry.squares
+        _, _, self.binom = self.geometry.tables()
+
+    @classmethod
+    def open(cls, root: Path, width: int, height: int, rules: str = "ataxx") -> AtaxxProbe:
+        """The table of this board and rules: ``root`` is the table's directory or holds it."""
+        game = AtaxxTables(width, height, rules)
+        path = root if (root / MANIFEST).exists() else root / game.name
+        table = TableDir.open(path, game.params)
+        if not table.complete:
+            raise TableError(f"{path} holds an unfinished build; finish it with --resume")
+        return cls(table)
+
+    def _check(self, board: Board) -> None:
+        if (board.width, board.height) != (self.width, self.height):
+            raise ValueError(f"the position is on a {board.width}x{board.height} board; "
+                             f"the table is for {self.width}x{self.height}")
+        if board.blocks:
+            raise ValueError("the tables hold boards without blocks; the position has blocks")
+
+    def index(self, us: int, them: int) -> tuple[int, int]:
+        """``(layer, index)`` of compact masks ``us`` and ``them``."""
+        e, i = encode(np.uint64(us), np.uint64(them), np.int64(self.n), self.binom)
+        return int(e), int(i)
+
+    def value_of(self, us: int, them: int) -> int:
+        e, i = self.index(us, them)
+        return int(self.table.values(e)[i])
+
+    def wdl_of(self, us: int, them: int) -> int:
+        """The 2-bit code (gameclub.tablebase.values.WDL_*) from the compressed table."""
+        e, i = self.index(us, them)
+        return self.table.wdl(e).code(i)
+
+    def board_value(self, board: Board) -> int:
+        self._check(board)
+        us = _compact(board.pieces(board.turn), self.width, self.height)
+        them = _compact(board.pieces(board.turn.other), self.width, self.height)
+        return self.value_of(us, them)
+
+    def probe(self, board: Board) -> Probe:
+        """The value of ``board`` and of each of its legal moves (none when it is over)."""
+        value = self.board_value(board)
+        moves = []
+        if board.outcome() is None:
+            for move in board.legal_moves:
+                board.push(move)
+                moves.append(MoveValue(move, -self.board_value(board)))
+                board.pop()
+        return Probe(value, moves)
+
+
+
+#: the in-layer solvers of :mod:`gameclub.tablebase.retro` compiled with these kernels.
+propagate_layer = retro.specialise(retro.propagate, "ataxx", (bitboard,), parents=parents)
+iterate_layer = retro.specialise(retro.iterate, "ataxx", (bitboard,), children=children)

@@ -1,0 +1,392 @@
+"""Awele tables: the layers, the per-layer index and the move kernels.
+
+A position is the 12 pit counts seen from the side to move (its own row first,
+``A``-``F``, then the opponent's ``a``-``f``); the stores do not matter to what is
+still to be won. Its **value** is the capture margin over the seeds left: the
+seeds the side to move will still take minus those the opponent will, with best
+play, the seeds handed out at the end of the game included (the rule set says to
+whom). A position whose play never ends shares the seeds left (both rule sets
+with a table say so), a margin of 0, which is the retro solvers' draw. The
+25-seed early end is left out: with the stores at 0 it never comes, and it does
+not change who wins, only by how much (a game that goes on after a store reaches
+25 can only add to the margin of the side that has it, and only the side with
+more than half can reach it). The 2-bit code is the sign of the margin: who wins
+the seeds left.
+
+**Layers** are the seeds on the board: a capture removes some (its child lies in
+a lower layer, any of them), a sowing without capture keeps them. The **index**
+in layer ``n`` is the rank of the 12 counts among the ``C(n + 11, 11)`` ways of
+putting ``n`` seeds in 12 pits: the counts are the gaps between 11 bars among
+``n + 11`` places, and the bars' places are ranked by the combinatorial number
+system, as the empty squares of :mod:`gameclub.tablebase.ataxx` are.
+
+Moves come from :mod:`gameclub.awele.kernel` (the rules library's kernels), so
+the tables follow the rule set's legality exactly (feeding, grand slam). Both
+in-layer methods are available: the predecessors of a position are its
+un-sowings, each checked by playing it forward with the same kernels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from math import comb
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from gameclub.awele import kernel
+from gameclub.awele.board import Board
+from gameclub.awele.move import Move, Side
+from gameclub.awele.rules import RULESETS, OddSeed, RepetitionShare, RuleSet
+from gameclub.tablebase import retro
+from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
+from gameclub.tablebase.values import MAX_MARGIN, NO_EXIT
+
+PITS = 12
+#: the rule sets whose endless games share the seeds left, which the tables assume.
+TABLE_RULES = ("awari", "awele")
+
+
+def layer_size(seeds: int) -> int:
+    return comb(seeds + PITS - 1, PITS - 1)
+
+
+def _binomials(top: int) -> np.ndarray:
+    binom = np.zeros((top + 2, PITS + 1), dtype=np.int64)
+    for a in range(top + 2):
+        for b in range(PITS + 1):
+            binom[a, b] = comb(a, b)
+    return binom
+
+
+# -- the index ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def encode(pits, binom):
+    """Index of the 12 counts ``pits`` in their layer (``sum(pits)`` seeds)."""
+    rank = np.int64(0)
+    total = np.int64(0)
+    for j in range(PITS - 1):
+        total += pits[j]
+        rank += binom[total + j, j + 1]
+    return rank
+
+
+@njit(cache=True)
+def decode(index, seeds, binom, out):
+    """Write the 12 counts of ``index`` in layer ``seeds`` into ``out[:12]``."""
+    rank = index
+    place = seeds + PITS - 2
+    bars = np.empty(PITS - 1, dtype=np.int64)
+    for j in range(PITS - 1, 0, -1):
+        while binom[place, j] > rank:
+            place -= 1
+        rank -= binom[place, j]
+        bars[j - 1] = place
+        place -= 1
+    previous = np.int64(-1)
+    for j in range(PITS - 1):
+        out[j] = bars[j] - previous - 1
+        previous = bars[j]
+    out[PITS - 1] = seeds + PITS - 2 - previous
+
+
+# -- moves ---------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _turned(child, out):
+    """``out`` = ``child`` (opponent to move) seen from the opponent: rows swapped."""
+    for j in range(6):
+        out[j] = child[6 + j]
+        out[6 + j] = child[j]
+
+
+@njit(cache=True)
+def _state(index, seeds, binom, state):
+    decode(index, seeds, binom, state)
+    state[kernel.SOUTH_STORE] = 0
+    state[kernel.NORTH_STORE] = 0
+    state[kernel.SIDE] = 0
+
+
+@njit(cache=True)
+def _end_value(state, flags, odd_seed):
+    """The margin of a finished game at ``state`` (South to move), or ``NO_EXIT``."""
+    kind = kernel.end_kind(state, flags)
+    if kind == kernel.ONGOING:
+        return NO_EXIT
+    south, north = kernel.final_stores(state, flags, kind, True, odd_seed)
+    return south - north
+
+
+@njit(cache=True)
+def layer_exits(seeds, binom, flags, odd_seed, lower, offsets):
+    """``exits`` (best capture, or the game's end) and in-layer ``moves`` of a layer.
+
+    ``lower`` holds layers ``0 .. seeds - 1`` one after the other, layer ``k`` from
+    ``offsets[k]``.
+    """
+    size = binom[seeds + PITS - 1, PITS - 1]
+    exits = np.empty(size, dtype=np.int8)
+    moves = np.zeros(size, dtype=np.uint16)
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
+    child = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
+    turned = np.zeros(PITS, dtype=np.uint8)
+    for i in range(size):
+        _state(i, seeds, binom, state)
+        over = _end_value(state, flags, odd_seed)
+        if over != NO_EXIT:
+            exits[i] = over
+            continue
+        mask = kernel.legal_mask(state, flags)
+        best = np.int64(NO_EXIT)
+        count = 0
+        for pit in range(6):
+            if not mask >> pit & 1:
+                continue
+            captured = kernel.play(state, pit, child, flags)
+            if captured == 0:
+                count += 1
+                continue
+            _turned(child, turned)
+            value = captured - np.int64(lower[offsets[seeds - captured]
+                                              + encode(turned, binom)])
+            if value > best:
+                best = value
+        exits[i] = best
+        moves[i] = count
+    return exits, moves
+
+
+@njit(cache=True)
+def children(ctx, i, out):
+    """The in-layer children of position ``i``: its sowings that capture nothing."""
+    seeds, binom, flags, scratch = ctx
+    # Scratch rows from the caller: an allocation per call would cost more than the sowing.
+    state = scratch[0]
+    child = scratch[1]
+    turned = scratch[2]
+    _state(i, seeds, binom, state)
+    if kernel.end_kind(state, flags) != kernel.ONGOING:
+        return 0
+    mask = kernel.legal_mask(state, flags)
+    count = 0
+    for pit in range(6):
+        if mask >> pit & 1 and kernel.play(state, pit, child, flags) == 0:
+            _turned(child, turned)
+            out[count] = encode(turned, binom)
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def parents(ctx, i, out):
+    """The in-layer parents of position ``i``: un-sowings by the side that just moved.
+
+    That side's sowing emptied the pit it started from; for each of its empty pits
+    and each number of seeds, take the sown seeds back (every pit must have them)
+    and keep the parent if, played forward, the sowing is legal there and captures
+    nothing. Each (parent, move) is found once: the pit and the count fix it.
+    """
+    seeds, binom, flags, scratch = ctx
+    parent = scratch[0]
+    child = scratch[1]
+    turned = scratch[2]
+    decode(i, seeds, binom, turned)
+    # ``turned``: the position seen by the side that moved, its row first.
+    for j in range(6):
+        child[j] = turned[6 + j]
+        child[6 + j] = turned[j]
+    count = 0
+    for pit in range(6):
+        if child[pit] != 0:
+            continue
+        for sown in range(1, seeds + 1):
+            laps, rest = divmod(sown, 11)
+            ok = True
+            for j in range(PITS):
+                if j == pit:
+                    continue
+                back = laps + (1 if 1 <= (j - pit) % PITS <= rest else 0)
+                if child[j] < back:
+                    ok = False
+                    break
+                parent[j] = child[j] - back
+            if not ok:
+                continue
+            parent[pit] = sown
+            parent[kernel.SOUTH_STORE] = 0
+            parent[kernel.NORTH_STORE] = 0
+            parent[kernel.SIDE] = 0
+            if kernel.end_kind(parent, flags) != kernel.ONGOING:
+                continue
+            if not kernel.legal_mask(parent, flags) >> pit & 1:
+                continue
+            if _captures(parent, pit, flags, scratch[3]):
+                continue
+            out[count] = encode(parent, binom)
+            count += 1
+    return count
+
+
+@njit(inline="always", cache=True)
+def _captures(state, pit, flags, out):
+    return kernel.play(state, pit, out, flags) != 0
+
+
+iterate_layer = retro.specialise(retro.iterate, "awele", (kernel,), children=children)
+propagate_layer = retro.specialise(retro.propagate, "awele", (kernel,), parents=parents)
+
+
+# -- the tables of one rule set ------------------------------------------------------
+
+
+def _odd_seed_code(rules: RuleSet) -> int:
+    return {OddSeed.NOBODY: kernel.ODD_NOBODY, OddSeed.TO_MOVE: kernel.ODD_TO_MOVE,
+            OddSeed.OPPONENT: kernel.ODD_OPPONENT}[rules.odd_seed]
+
+
+def table_rules(name: str) -> RuleSet:
+    """The rule set ``name`` if it has tables; ``ValueError`` naming the choices if not."""
+    if name not in TABLE_RULES:
+        raise ValueError(f"no Awele tables for rules {name!r}; choose one of "
+                         f"{', '.join(TABLE_RULES)} (their endless games share the seeds left)")
+    rules = RULESETS[name]
+    assert rules.repetition_share is RepetitionShare.EQUAL
+    return rules
+
+
+class AweleTables:
+    """The layered game of Awele from 0 to ``seeds`` seeds on the board (a
+    :class:`gameclub.tablebase.build.LayeredGame`)."""
+
+    game = "awele"
+
+    def __init__(self, seeds: int, rules: str = "awari") -> None:
+        if not 0 <= seeds <= MAX_MARGIN:
+            raise ValueError(f"no Awele tables up to {seeds} seeds: 0 to {MAX_MARGIN} "
+                             "(the margin must fit the one-byte value)")
+        self.rules = table_rules(rules)
+        self.seeds = seeds
+        self.name = table_name(seeds, rules)
+        self.flags = np.int64(self.rules.kernel_flags())
+        self.odd_seed = np.int64(_odd_seed_code(self.rules))
+        self.binom = _binomials(seeds + PITS)
+
+    @property
+    def params(self) -> dict[str, object]:
+        return {"game": "awele", "rules": self.rules.name, "seeds": self.seeds,
+                "flags": int(self.flags), "odd_seed": int(self.odd_seed),
+                "index": "pit counts by bars rank/1", "value": "capture margin of the seeds left"}
+
+    def layers(self) -> range:
+        return range(self.seeds + 1)
+
+    def layer_size(self, layer: int) -> int:
+        return layer_size(layer)
+
+    def wdl_codes(self, values: np.ndarray) -> np.ndarray:
+        return (np.sign(values.astype(np.int16)) + 1).astype(np.uint8)
+
+    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
+                    method: str) -> np.ndarray:
+        below = [np.asarray(lower(k)) for k in range(layer)]
+        offsets = np.zeros(max(1, layer), dtype=np.int64)
+        for k in range(1, layer):
+            offsets[k] = offsets[k - 1] + below[k - 1].size
+        flat = np.concatenate(below) if below else np.zeros(0, dtype=np.int8)
+        exits, moves = layer_exits(np.int64(layer), self.binom, self.flags, self.odd_seed,
+                                   flat, offsets)
+        if method == "iterate":
+            values, _ = iterate_layer(exits, moves, self.context(layer))
+            return values
+        return propagate_layer(exits, moves, self.context(layer))
+
+    def context(self, layer: int) -> tuple:
+        scratch = np.zeros((4, kernel.STATE_SIZE), dtype=np.uint8)
+        return (np.int64(layer), self.binom, self.flags, scratch)
+
+
+def table_name(seeds: int, rules: str) -> str:
+    return f"awele-{seeds}-{rules}"
+
+
+def parse_seeds(text: str) -> int:
+    """``"0-12"`` or ``"12"`` -> 12: the layers are always built from 0."""
+    low, _, high = text.partition("-")
+    if not high:
+        low, high = "0", low
+    if not (low.isdigit() and high.isdigit()) or int(low) != 0:
+        raise ValueError(f"invalid seeds {text!r}: expected 0-N (layers are built from 0)")
+    return int(high)
+
+
+# -- probing -------------------------------------------------------------------------
+
+
+class AweleProbe:
+    """Probing an Awele table: the margin over the seeds left of positions as boards."""
+
+    def __init__(self, table: TableDir) -> None:
+        params = table.manifest["params"]
+        self.table = table
+        self.seeds = int(params["seeds"])
+        self.rules = table_rules(str(params["rules"]))
+        self.binom = _binomials(self.seeds + PITS)
+
+    @classmethod
+    def open(cls, root: Path, rules: str = "awari", seeds: int | None = None) -> AweleProbe:
+        """The table of ``rules``: ``root`` is its directory or holds it (the one with
+        the most seeds when ``seeds`` is not given)."""
+        table_rules(rules)
+        if (root / MANIFEST).exists():
+            path = root
+        else:
+            candidates = sorted(root.glob(f"awele-*-{rules}"),
+                                key=lambda p: int(p.name.split("-")[1]))
+            if seeds is not None:
+                candidates = [p for p in candidates if p.name == table_name(seeds, rules)]
+            if not candidates:
+                raise TableError(f"no Awele table for rules {rules} in {root}")
+            path = candidates[-1]
+        table = TableDir.open(path)
+        params = table.manifest["params"]
+        if params.get("game") != "awele" or params.get("rules") != rules:
+            raise TableError(f"{path} holds a table for {params.get('game')} "
+                             f"{params.get('rules')}, not for awele {rules}")
+        if not table.complete:
+            raise TableError(f"{path} holds an unfinished build; finish it with --resume")
+        return cls(table)
+
+    def value_of(self, pits: tuple[int, ...] | list[int]) -> int:
+        """The margin for the side to move of the 12 counts ``pits`` (its row first)."""
+        seeds = sum(pits)
+        if seeds > self.seeds:
+            raise ValueError(f"the position has {seeds} seeds on the board; the table "
+                             f"holds up to {self.seeds}")
+        index = int(encode(np.array(pits, dtype=np.int64), self.binom))
+        return int(self.table.values(seeds)[index])
+
+    def board_value(self, board: Board) -> int:
+        if board.rules.name != self.rules.name:
+            raise ValueError(f"the board plays {board.rules.name}; the table is for "
+                             f"{self.rules.name}")
+        pits = board.pits
+        return self.value_of(pits if board.turn is Side.SOUTH else pits[6:] + pits[:6])
+
+    def probe(self, board: Board) -> tuple[int, list[tuple[Move, int]]]:
+        """The margin of ``board`` and, for each legal move, the margin it keeps (the
+        seeds it captures plus the opponent's negated margin after it)."""
+        value = self.board_value(board)
+        moves = []
+        if board.outcome() is None:
+            for move in board.legal_moves:
+                before = sum(board.stores)
+                board.push(move)
+                captured = sum(board.stores) - before
+                moves.append((move, captured - self.board_value(board)))
+                board.pop()
+        return value, moves

@@ -1,0 +1,206 @@
+"""Retrograde analysis inside one layer, for any game: the two ways of resolving its cycles.
+
+A game module describes a layer by two arrays and two numba functions, and gets
+its solvers compiled with its functions by :func:`specialise`:
+
+``exits[i]``
+    the best value (:mod:`gameclub.tablebase.values`) the side to move at position
+    ``i`` gets from the moves that leave the layer, whose values are already known
+    (lower layers) or from the game's end when ``i`` is over; ``NO_EXIT`` if none.
+``moves[i]``
+    how many of its moves stay inside the layer.
+``children(ctx, i, out) -> k``
+    writes the layer indices of those ``k`` in-layer children into ``out``.
+``parents(ctx, i, out) -> k``
+    writes the in-layer positions that have a move to ``i``, one entry per such
+    move (a parent with two moves to ``i`` appears twice), so that counting parents
+    and counting children agree.
+
+``ctx`` is whatever tuple the game's functions need (tables, the layer number).
+The solvers below are plain Python until :func:`specialise` compiles a copy of one
+in which ``children`` or ``parents`` are the game's: numba inlines the game's
+kernels and can cache the result on disk, which it cannot do when a kernel is
+passed as an argument (that is recompiled in every process, 10 s and more).
+Both solvers return the same values (tests check it); the value of a position
+whose play can go on for ever is a draw, 0.
+
+:func:`propagate` is retrograde analysis proper: thresholds from the highest value
+down; at threshold ``t`` a position is worth ``t`` once one of its moves leads to a
+position worth ``-t`` (or an exit gives ``t``), and ``-t`` once every in-layer
+child is worth at least ``t`` (a counter per position, lowered by each child that
+gets there) and its exits give no more than ``-t``. Each position is settled once
+and lists its parents once, so the work is one pass over the layer's edges.
+
+:func:`iterate` is the fixed-point alternative: two bounds per position, ``low``
+(what the side to move gets if endless play counted as its loss) and ``high`` (as
+its win), swept over the whole layer until nothing changes; the value is the
+median of ``low``, 0 and ``high``. Every sweep walks every edge again, and the
+number of sweeps is the length of the longest forced line inside the layer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import sys
+import types
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from gameclub.tablebase.values import NO_EXIT
+
+#: room for one position's in-layer children or parents.
+MAX_EDGES = 4096
+_TOP = 127
+
+
+@njit(cache=True)
+def _order_by_magnitude(exits):
+    """Positions with a non-zero exit value, grouped by |exit| (a counting sort)."""
+    counts = np.zeros(_TOP + 2, dtype=np.int64)
+    for i in range(exits.size):
+        v = np.int64(exits[i])
+        if v != NO_EXIT and v != 0:
+            counts[abs(v)] += 1
+    starts = np.zeros(_TOP + 2, dtype=np.int64)
+    for t in range(1, _TOP + 2):
+        starts[t] = starts[t - 1] + counts[t - 1]
+    order = np.empty(starts[_TOP + 1], dtype=np.int64)
+    fill = starts.copy()
+    for i in range(exits.size):
+        v = np.int64(exits[i])
+        if v != NO_EXIT and v != 0:
+            order[fill[abs(v)]] = i
+            fill[abs(v)] += 1
+    return order, starts
+
+
+def specialise(algorithm: Callable[..., Any], game: str, depends: Sequence[ModuleType] = (),
+               **kernels: Any) -> Any:
+    """``algorithm`` compiled with the game's ``kernels`` in place of its global names.
+
+    The copy is named ``<algorithm>_<game>_<digest>``, the digest covering the source
+    of the kernels' modules and of ``depends`` (the modules those kernels call into):
+    numba checks only this file before reusing its on-disk cache, so without the
+    digest a changed game kernel would go on running its old compiled code.
+    """
+    digest = hashlib.sha256()
+    modules = {sys.modules[k.py_func.__module__] for k in kernels.values()} | set(depends)
+    for module in sorted(modules, key=lambda m: m.__name__):
+        digest.update(Path(inspect.getsourcefile(module) or module.__name__).read_bytes())
+    scope = dict(algorithm.__globals__)
+    scope.update(kernels)
+    name = f"{algorithm.__name__}_{game}_{digest.hexdigest()[:12]}"
+    copy = types.FunctionType(algorithm.__code__, scope, name, algorithm.__defaults__,
+                              algorithm.__closure__)
+    copy.__qualname__ = copy.__name__
+    copy.__module__ = algorithm.__module__
+    copy.__doc__ = algorithm.__doc__
+    return njit(cache=True)(copy)
+
+
+def parents(ctx, i, out):
+    """The game's parent enumeration; :func:`specialise` puts the game's in its place."""
+    raise NotImplementedError
+
+
+def children(ctx, i, out):
+    """The game's child enumeration; :func:`specialise` puts the game's in its place."""
+    raise NotImplementedError
+
+
+def propagate(exits, moves, ctx):
+    """Values of a layer by predecessor/counter propagation (see the module docstring)."""
+    n = exits.size
+    values = np.zeros(n, dtype=np.int8)
+    settled = np.zeros(n, dtype=np.bool_)
+    left = moves.astype(np.int32)
+    order, starts = _order_by_magnitude(exits)
+    queue = np.empty(n, dtype=np.int64)
+    out = np.empty(MAX_EDGES, dtype=np.int64)
+    for t in range(_TOP, 0, -1):
+        head = 0
+        tail = 0
+        for k in range(starts[t], starts[t + 1]):
+            i = order[k]
+            if settled[i]:
+                continue
+            if exits[i] == t:
+                values[i] = t
+            elif left[i] == 0:
+                values[i] = -t
+            else:
+                continue
+            settled[i] = True
+            queue[tail] = i
+            tail += 1
+        while head < tail:
+            i = queue[head]
+            head += 1
+            won_by_parent = values[i] < 0
+            count = parents(ctx, i, out)
+            for k in range(count):
+                p = out[k]
+                if settled[p]:
+                    continue
+                if won_by_parent:
+                    values[p] = t
+                else:
+                    left[p] -= 1
+                    if left[p] != 0 or exits[p] > -t:
+                        continue
+                    values[p] = -t
+                settled[p] = True
+                queue[tail] = p
+                tail += 1
+    return values
+
+
+def iterate(exits, moves, ctx):
+    """Values of a layer by sweeping two bounds to their fixed point; also the sweep count."""
+    n = exits.size
+    low = np.empty(n, dtype=np.int16)
+    high = np.empty(n, dtype=np.int16)
+    for i in range(n):
+        if moves[i] == 0:
+            low[i] = exits[i]
+            high[i] = exits[i]
+        else:
+            low[i] = -_TOP - 1
+            high[i] = _TOP + 1
+    out = np.empty(MAX_EDGES, dtype=np.int64)
+    sweeps = 0
+    changed = True
+    while changed:
+        changed = False
+        sweeps += 1
+        for i in range(n):
+            if low[i] == high[i]:
+                continue
+            best_low = np.int16(exits[i])
+            best_high = np.int16(exits[i])
+            count = children(ctx, i, out)
+            for k in range(count):
+                c = out[k]
+                if -high[c] > best_low:
+                    best_low = -high[c]
+                if -low[c] > best_high:
+                    best_high = -low[c]
+            if best_low != low[i] or best_high != high[i]:
+                low[i] = best_low
+                high[i] = best_high
+                changed = True
+    values = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        if low[i] > 0:
+            values[i] = low[i]
+        elif high[i] < 0:
+            values[i] = high[i]
+        else:
+            values[i] = 0
+    return values, sweeps

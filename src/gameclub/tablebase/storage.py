@@ -1,0 +1,181 @@
+"""A table on disk: one directory, a manifest, and two files per layer, each with a checksum.
+
+``manifest.json`` names the game and its rules (``params``), and for every finished
+layer its number of positions and its files with their sizes and SHA-256:
+``layer-NN.values`` (one signed byte per position, the exact value, memory-mapped
+for probing) and ``layer-NN.wdl`` (the 2-bit WIN/LOSS/DRAW codes compressed by
+:mod:`gameclub.tablebase.rle`). Every file is written under a temporary name and
+renamed when complete, and the manifest is rewritten after each layer, so a build
+that is killed leaves only finished layers behind. Build times go to
+``build-log.json``, apart, so that a resumed build and an uninterrupted one write
+the same bytes in every other file.
+
+A layer's checksum is verified the first time it is read; a missing, cut or
+corrupted file, or a manifest for other rules than asked, raises
+:class:`TableError` naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gameclub.tablebase.rle import WdlFile
+
+FORMAT = "gameclub-tablebase/1"
+MANIFEST = "manifest.json"
+BUILD_LOG = "build-log.json"
+DEFAULT_ROOT_ENV = "GAMECLUB_TABLEBASES"
+
+
+class TableError(ValueError):
+    """A table that cannot be used: missing, corrupted, or built for something else."""
+
+
+def default_root() -> Path:
+    """Where tables live unless a directory is given: ``$GAMECLUB_TABLEBASES``, else
+    ``$XDG_DATA_HOME/gameclub/tablebases`` (``~/.local/share/gameclub/tablebases``)."""
+    if os.environ.get(DEFAULT_ROOT_ENV):
+        return Path(os.environ[DEFAULT_ROOT_ENV])
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "gameclub" / "tablebases"
+
+
+def sha256_of(data: bytes | np.ndarray) -> str:
+    if isinstance(data, np.ndarray):
+        return hashlib.sha256(np.ascontiguousarray(data).view(np.uint8).data).hexdigest()
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that ``path`` is either absent, old, or complete."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def layer_name(layer: int) -> str:
+    return f"layer-{layer:02d}"
+
+
+class TableDir:
+    """A table's directory: its manifest and its layers, opened for reading or building."""
+
+    def __init__(self, path: Path, manifest: dict[str, Any]) -> None:
+        self.path = path
+        self.manifest = manifest
+        self._values: dict[int, np.ndarray] = {}
+        self._wdl: dict[int, WdlFile] = {}
+
+    # -- opening ------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path, params: dict[str, Any] | None = None) -> TableDir:
+        """Open the table at ``path``; with ``params``, check that it was built for them."""
+        manifest_path = path / MANIFEST
+        if not manifest_path.is_file():
+            raise TableError(f"no table in {path}: {MANIFEST} is missing")
+        try:
+            manifest = json.loads(manifest_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise TableError(f"{manifest_path} is unreadable: {exc}") from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            raise TableError(f"{manifest_path} is not a {FORMAT} manifest")
+        if params is not None and manifest.get("params") != params:
+            raise TableError(
+                f"{path} holds a table for {describe_params(manifest.get('params'))}, "
+                f"not for {describe_params(params)}"
+            )
+        return cls(path, manifest)
+
+    @classmethod
+    def create(cls, path: Path, game: str, params: dict[str, Any]) -> TableDir:
+        path.mkdir(parents=True, exist_ok=True)
+        table = cls(path, {"format": FORMAT, "game": game, "params": params,
+                           "complete": False, "layers": []})
+        table.save_manifest()
+        return table
+
+    def save_manifest(self) -> None:
+        text = json.dumps(self.manifest, indent=1, sort_keys=True) + "\n"
+        write_atomic(self.path / MANIFEST, text.encode())
+
+    # -- layers ---------------------------------------------------------------------
+
+    @property
+    def layers(self) -> dict[int, dict[str, Any]]:
+        return {int(entry["layer"]): entry for entry in self.manifest["layers"]}
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.manifest.get("complete"))
+
+    def add_layer(self, layer: int, values: np.ndarray, wdl: bytes) -> None:
+        """Write a finished layer's files, then record it in the manifest."""
+        name = layer_name(layer)
+        raw = np.ascontiguousarray(values, dtype=np.int8).tobytes()
+        write_atomic(self.path / f"{name}.values", raw)
+        write_atomic(self.path / f"{name}.wdl", wdl)
+        self.manifest["layers"].append({
+            "layer": layer,
+            "positions": int(values.size),
+            "values": {"file": f"{name}.values", "bytes": len(raw), "sha256": sha256_of(raw)},
+            "wdl": {"file": f"{name}.wdl", "bytes": len(wdl), "sha256": sha256_of(wdl)},
+        })
+        self.manifest["layers"].sort(key=lambda entry: entry["layer"])
+        self.save_manifest()
+
+    def _mapped(self, layer: int, kind: str) -> np.ndarray:
+        entry = self.layers.get(layer)
+        if entry is None:
+            raise TableError(f"{self.path} has no layer {layer}")
+        spec = entry[kind]
+        file = self.path / spec["file"]
+        if not file.is_file():
+            raise TableError(f"{file} is missing")
+        if file.stat().st_size != spec["bytes"]:
+            raise TableError(f"{file} has {file.stat().st_size} bytes, "
+                             f"the manifest says {spec['bytes']}: the file is damaged")
+        mapped = np.memmap(file, dtype=np.uint8, mode="r") if spec["bytes"] else np.zeros(
+            0, np.uint8)
+        if sha256_of(mapped) != spec["sha256"]:
+            raise TableError(f"{file} fails its checksum: the file is corrupted")
+        return mapped
+
+    def values(self, layer: int) -> np.ndarray:
+        """The exact values of ``layer`` (memory-mapped, checksum verified on first use)."""
+        if layer not in self._values:
+            self._values[layer] = self._mapped(layer, "values").view(np.int8)
+        return self._values[layer]
+
+    def wdl(self, layer: int) -> WdlFile:
+        """The compressed WDL table of ``layer`` (checksum verified on first use)."""
+        if layer not in self._wdl:
+            name = str(self.path / layer_name(layer)) + ".wdl"
+            try:
+                self._wdl[layer] = WdlFile(self._mapped(layer, "wdl"), name)
+            except TableError:
+                raise
+            except ValueError as exc:
+                raise TableError(str(exc)) from None
+        return self._wdl[layer]
+
+    def verify(self) -> None:
+        """Check every file of every layer against the manifest."""
+        for layer in self.layers:
+            self._mapped(layer, "values")
+            self._mapped(layer, "wdl")
+
+
+def describe_params(params: Any) -> str:
+    if not isinstance(params, dict):
+        return "unknown rules"
+    return ", ".join(f"{k} {v}" for k, v in sorted(params.items()))
