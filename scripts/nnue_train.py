@@ -203,7 +203,7 @@ def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, b
             opt.step()
             sched.step()
             model.clip_()
-            total += float(loss) * len(index)
+            total += loss.item() * len(index)
         held = loss_on(model, hold_set, k, wdl, 4096)
         log(f"epoch {epoch}: train {total / len(train_set):.5f}, held-out {held:.5f}, "
             f"{time.perf_counter() - started:.0f} s")

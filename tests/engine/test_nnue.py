@@ -186,6 +186,13 @@ def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path: Path, da
         load_network(path)
 
 
+def test_the_shipped_network_loads_and_rates_a_big_material_lead_as_good() -> None:
+    net = load_network()
+    ahead = Board("xxxxxxx/xxxxxxx/xxxxxxx/7/7/7/o6 x 0 1")
+    assert full_eval(net, ahead) > 300
+    assert full_eval(net, Board("xxxxxxx/xxxxxxx/xxxxxxx/7/7/7/o6 o 0 1")) < -300
+
+
 def test_a_missing_weights_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(NetworkFileError, match="no such file"):
         load_network(tmp_path / "absent.bin")
