@@ -188,31 +188,39 @@ def update(parent, child, them, color, move, w1, flip):
 
     ``them`` is the opponent's pieces before the move (they give the flips).
     """
-    hidden = w1.shape[1]
+    # One-dimensional rows, so that each loop is a plain vectorisable sweep.
+    pm = parent[color]
+    po = parent[1 - color]
+    cm = child[color]
+    co = child[1 - color]
+    hidden = len(pm)
     if move == PASS_MOVE:
-        for c in range(2):
-            for j in range(hidden):
-                child[c, j] = parent[c, j]
+        for j in range(hidden):
+            cm[j] = pm[j]
+            co[j] = po[j]
         return
     to = move & 0xFF
     frm = move >> 8
-    mover = color
-    other = 1 - color
-    for j in range(hidden):
-        child[mover, j] = parent[mover, j] + w1[to, j]
-        child[other, j] = parent[other, j] + w1[64 + to, j]
+    add_m = w1[to]
+    add_o = w1[64 + to]
     if frm != CLONE_FROM:
+        sub_m = w1[frm]
+        sub_o = w1[64 + frm]
         for j in range(hidden):
-            child[mover, j] -= w1[frm, j]
-            child[other, j] -= w1[64 + frm, j]
+            cm[j] = pm[j] + add_m[j] - sub_m[j]
+            co[j] = po[j] + add_o[j] - sub_o[j]
+    else:
+        for j in range(hidden):
+            cm[j] = pm[j] + add_m[j]
+            co[j] = po[j] + add_o[j]
     flips = SINGLES[to] & them
     while flips:
         sq = lowest_square(flips)
         flips &= flips - np.uint64(1)
+        d = flip[sq]
         for j in range(hidden):
-            d = flip[sq, j]
-            child[mover, j] += d
-            child[other, j] -= d
+            cm[j] += d[j]
+            co[j] -= d[j]
 
 
 @njit(inline="always", cache=True)
@@ -221,14 +229,11 @@ def evaluate(acc, color, w2, b2, scale):
     hidden = acc.shape[1]
     total = np.int64(0)
     for half in range(2):
-        c = color if half == 0 else 1 - color
-        base = half * hidden
+        row = acc[color] if half == 0 else acc[1 - color]
+        weights = w2[half * hidden:(half + 1) * hidden]
         for j in range(hidden):
-            v = np.int64(acc[c, j])
-            if v > 0:
-                if v > QA:
-                    v = QA
-                total += v * v * w2[base + j]
+            v = np.int64(min(max(row[j], 0), QA))
+            total += v * v * weights[j]
     total = total // QA + b2
     cp = total * scale // (QA * QB)
     # The search's scores must stay below its proven-win range (and its infinity).
