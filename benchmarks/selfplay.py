@@ -7,8 +7,9 @@
 A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
 (0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
-``endgame`` (empty squares at which the exact solver is tried first), ``mtgscale``
-(the time manager guesses ``scale * empty squares + 4`` moves left) and
+``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
+(a network weights file from scripts/nnue_train.py, ``1`` for the shipped one),
+``mtgscale`` (the time manager guesses ``scale * empty squares + 4`` moves left) and
 ``random`` (probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped. A side whose clock runs out
 loses (that is counted and printed). Prints wins/draws/losses of the first
@@ -44,10 +45,14 @@ class Player:
         options: dict[str, float] = {}
         clock = None
         weights_file = None
+        network = None
         for item in filter(None, rest.split(",")):
             key, _, value = item.partition("=")
             if key == "weights":
                 weights_file = value
+                continue
+            if key == "nnue":
+                network = value
                 continue
             if key == "tc":
                 base, _, inc = value.partition("+")
@@ -66,6 +71,10 @@ class Player:
                     master.options[index] = int(options[key])
             if "endgame" in options:
                 master.endgame_empties = int(options["endgame"])
+            # A weights file from scripts/nnue_train.py ("1": the shipped network).
+            if network not in (None, "0") and not master.use_network(
+                    path=None if network == "1" else network):
+                raise SystemExit(f"cannot use the network {network!r}")
             if weights_file is not None:
                 # A weights module written by scripts/tune_eval.py, to compare before shipping.
                 namespace: dict[str, tuple[int, ...]] = {}

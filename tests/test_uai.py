@@ -132,7 +132,8 @@ def test_handshake() -> None:
     assert lines[0].startswith("id name gameclub")
     assert lines[1].startswith("id author ")
     options = {o.name: o for o in map(parse_option, lines) if o is not None}
-    assert set(options) == {"Hash", "Threads", "Level", "MoveOverhead", "Rules"}
+    assert set(options) == {"Hash", "Threads", "Level", "MoveOverhead", "Rules", "UseNNUE"}
+    assert options["UseNNUE"].type == "check"
     assert options["Level"].type == "combo"
     assert options["Level"].vars == list(LEVELS)
     assert options["Rules"].vars == ["ataxx", "pressibus", "site-2005"]
@@ -293,6 +294,17 @@ def test_d_prints_the_board_and_fen(engine: UaiEngineProcess) -> None:
     assert "Rules: ataxx" in lines
 
 
+def test_use_nnue_option_plays_master_with_the_shipped_network(
+        strongest: UaiEngineProcess) -> None:
+    # No info string: the shipped weights file loads; then master searches with it.
+    assert ask(strongest, "setoption name UseNNUE value true") == []
+    strongest.position("startpos")
+    try:
+        assert strongest.go(depth=3).bestmove in {m.uci() for m in Board().legal_moves}
+    finally:
+        assert ask(strongest, "setoption name UseNNUE value false") == []
+
+
 def test_rules_option(engine: UaiEngineProcess) -> None:
     assert ask(engine, "setoption name Rules value site-2005") == []
     assert board_fen(engine) == "x6/7/7/7/7/7/6o x 0 1"
@@ -313,6 +325,7 @@ def test_rules_option(engine: UaiEngineProcess) -> None:
         ("setoption name Threads value 4", "bad value '4' for option Threads"),
         ("setoption name Level value grandmaster", "bad value 'grandmaster' for option Level"),
         ("setoption name Rules value chess", "bad value 'chess' for option Rules"),
+        ("setoption name UseNNUE value yes", "bad value 'yes' for option UseNNUE"),
         ("setoption name MoveOverhead value -5", "bad value '-5' for option MoveOverhead"),
         ("perft", "malformed perft"),
         ("perft deep", "malformed perft"),

@@ -35,6 +35,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, TextIO
@@ -197,6 +198,8 @@ class UaiServer:
         self.rules: RuleSet = RULESETS[rules]
         self.hash_mb = hash_mb
         self.move_overhead_ms = move_overhead_ms
+        #: master evaluates with its network (docs/nnue.md) instead of the hand-written terms.
+        self.use_nnue = False
         self.board = Board(rules=self.rules)
         self._engine: Engine | None = None
         self._thread: threading.Thread | None = None
@@ -303,6 +306,7 @@ class UaiServer:
             f"option name MoveOverhead type spin default {self.move_overhead_ms} "
             f"min 0 max {self.OVERHEAD_MAX}",
             f"option name Rules type combo default {self.rules.name} {rules}",
+            "option name UseNNUE type check default false",
             "uaiok",
         ):
             self.send(line)
@@ -359,10 +363,18 @@ class UaiServer:
                     )
                 self.rules = RULESETS[value]
                 self.board = Board(rules=self.rules)
+            elif key == "usennue":
+                if value not in ("true", "false"):
+                    raise _OptionError(
+                        f"bad value {value!r} for option UseNNUE; expected true or false"
+                    )
+                if (value == "true") != self.use_nnue:
+                    self.use_nnue = value == "true"
+                    self._engine = None
             else:
                 raise _OptionError(
                     f"unknown option {name!r}; options are Hash, Threads, Level, "
-                    "MoveOverhead, Rules"
+                    "MoveOverhead, Rules, UseNNUE"
                 )
         except _OptionError as exc:
             self._say(str(exc))
@@ -487,6 +499,12 @@ class UaiServer:
             except Exception as exc:
                 self._say(f"cannot start level {self.level!r}: {exc}")
                 return None
+            if self.use_nnue and self.level == "master":
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    self._engine._master_search().use_network()
+                for warning in caught:
+                    self._say(str(warning.message))
         return self._engine
 
     def _search(

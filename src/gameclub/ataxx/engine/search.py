@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,6 +35,7 @@ from gameclub.ataxx.bitboard import (
     pick_next,
     popcount,
 )
+from gameclub.ataxx.engine import nnue
 from gameclub.ataxx.engine.evaluate import evaluate
 from gameclub.ataxx.engine.terminal import (
     NO_MOVE,
@@ -48,6 +51,7 @@ from gameclub.ataxx.engine.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_p
 if TYPE_CHECKING:
     from gameclub.ataxx.board import Board
     from gameclub.ataxx.engine import InfoCallback, SearchLimits, SearchResult
+    from gameclub.ataxx.engine.nnue import Network
 
 MAX_PLY = 96
 INF = 32000
@@ -101,10 +105,12 @@ def _history_index(move):
 
 @njit(inline="always", cache=True)
 def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
-          s_depth, s_alpha, s_beta):
-    """Set up the child of ``ply`` reached by ``move``."""
+          s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip):
+    """Set up the child of ``ply`` reached by ``move`` (with the network: its accumulators)."""
     us = s_us[ply]
     them = s_them[ply]
+    if use_net:
+        nnue.update(s_acc[ply], s_acc[ply + 1], them, s_color[ply], move, w1, flip)
     clock = s_clock[ply] + 1
     if move != PASS_MOVE:
         if move >> 8 == CLONE_FROM:
@@ -121,17 +127,27 @@ def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
     s_beta[c] = beta
 
 
+@njit(inline="always", cache=True)
+def _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply, color, w2, b2,
+            net_scale):
+    if use_net:
+        return nnue.evaluate(s_acc[ply], color, w2, b2, net_scale)
+    return evaluate(us, them, playable, masks, w_open, w_end)
+
+
 @njit(cache=True, nogil=True)
 def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty, repetition,
                   prior, depth0, alpha0, beta0, masks, w_open, w_end, tt_keys, tt_data,
                   generation, killers, history, control, max_nodes, options, pv_out,
-                  stats):
+                  stats, use_net, w1, b1, w2, b2, net_scale, flip):
     """Search the root to ``depth0`` in the window ``(alpha0, beta0)``; return its score.
 
     ``pv_out`` and ``stats`` receive the principal variation and the counters. When
     ``control[0]`` becomes non-zero or ``max_nodes`` is reached the search stops and
     sets ``stats[STAT_ABORTED]``; ``STAT_ROOT_MOVE`` then still holds the best root
-    move proven so far in this iteration (or NO_MOVE).
+    move proven so far in this iteration (or NO_MOVE). With ``use_net`` the static
+    evaluation is the network (``w1`` .. ``flip``, see :mod:`nnue`), its accumulators
+    updated incrementally from ply to ply; otherwise the tapered linear evaluation.
     """
     n = MAX_PLY + 2
     s_us = np.empty(n, dtype=np.uint64)
@@ -154,6 +170,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
     pv_len = np.zeros(n, dtype=np.int64)
+    s_acc = np.empty((n if use_net else 1, 2, w1.shape[1]), dtype=np.int32)
+    if use_net:
+        nnue.refresh(us0, them0, playable, color0, w1, b1, s_acc[0])
 
     s_us[0] = us0
     s_them[0] = them0
@@ -203,7 +222,8 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 continue
             depth = s_depth[ply]
             if depth <= 0 or ply >= MAX_PLY:
-                ret = evaluate(us, them, playable, masks, w_open, w_end)
+                ret = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
+                              color, w2, b2, net_scale)
                 mode = _RETURN
                 continue
             alpha = s_alpha[ply]
@@ -235,7 +255,8 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and abs(alpha) < MATE_BOUND
                 and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
             ):
-                static = evaluate(us, them, playable, masks, w_open, w_end)
+                static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
+                                 ply, color, w2, b2, net_scale)
                 s_static[ply] = static
                 if options[OPT_STATIC_CUT] and static - options[OPT_STATIC_CUT] * depth >= beta:
                     # So far ahead that one reply is unlikely to matter (fail-soft return).
@@ -250,11 +271,13 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and abs(beta) < MATE_BOUND
                 and popcount(empty) >= _NULL_MIN_EMPTY
                 and s_kind[ply - 1] != _NULL_MOVE
-                and evaluate(us, them, playable, masks, w_open, w_end) >= beta
+                and _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
+                            color, w2, b2, net_scale) >= beta
             ):
                 s_kind[ply] = _NULL_MOVE
                 _push(ply, PASS_MOVE, depth - 3 - depth // 6, -beta, -beta + 1, s_us, s_them,
-                      s_color, s_clock, s_hash, s_depth, s_alpha, s_beta)
+                      s_color, s_clock, s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1,
+                      flip)
                 ply += 1
                 continue
             mode = _NEXT
@@ -334,7 +357,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             if i == 0:
                 s_kind[ply] = _FULL
                 _push(ply, m, child_depth, -beta, -alpha, s_us, s_them, s_color, s_clock,
-                      s_hash, s_depth, s_alpha, s_beta)
+                      s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
             else:
                 s_kind[ply] = _NULL_WINDOW
                 if (
@@ -353,7 +376,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                     child_depth -= reduction
                     s_kind[ply] = _REDUCED
                 _push(ply, m, child_depth, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
-                      s_hash, s_depth, s_alpha, s_beta)
+                      s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
             ply += 1
             mode = _ENTER
             continue
@@ -378,14 +401,14 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
         if kind == _REDUCED and v > alpha:
             s_kind[ply] = _NULL_WINDOW
             _push(ply, m, depth - 1, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
-                  s_hash, s_depth, s_alpha, s_beta)
+                  s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
             ply += 1
             mode = _ENTER
             continue
         if kind == _NULL_WINDOW and alpha < v < beta:
             s_kind[ply] = _FULL
             _push(ply, m, depth - 1, -beta, -alpha, s_us, s_them, s_color, s_clock,
-                  s_hash, s_depth, s_alpha, s_beta)
+                  s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
             ply += 1
             mode = _ENTER
             continue
@@ -429,6 +452,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     return ret
 
 
+#: placeholders of the network's arrays when it is off (same types: one compiled kernel).
+_NO_NETWORK = (np.zeros((1, 1), dtype=np.int32), np.zeros(1, dtype=np.int32),
+               np.zeros(2, dtype=np.int32), np.int64(0), np.int64(1),
+               np.zeros((64, 1), dtype=np.int32))
+
 #: below this many empty squares the exact solver is tried first.
 ENDGAME_EMPTIES = 8
 #: the solver may use this share of the soft time (it is abandoned if it runs over).
@@ -454,6 +482,33 @@ class MasterSearch:
         self.options[OPT_LMR] = 2
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
+        #: the network that replaces the hand-written evaluation (off by default: see
+        #: docs/nnue.md for where it stands against it).
+        self.network: Network | None = None
+
+    def use_network(self, enabled: bool = True, path: str | Path | None = None) -> bool:
+        """Evaluate with a network (default: the shipped one) or, ``enabled=False``, without.
+
+        A missing or unusable weights file is not fatal: a :class:`RuntimeWarning`
+        names the problem and the hand-written evaluation stays. Returns whether the
+        network is now in use.
+        """
+        from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
+
+        self.network = None
+        if enabled:
+            try:
+                self.network = load_network(path)
+            except NetworkFileError as exc:
+                warnings.warn(f"{exc}; master keeps its hand-written evaluation",
+                              RuntimeWarning, stacklevel=2)
+        return self.network is not None
+
+    def _network_args(self) -> tuple:
+        net = self.network
+        if net is None:
+            return (False, *_NO_NETWORK)
+        return (True, net.w1, net.b1, net.w2, np.int64(net.b2), np.int64(net.scale), net.flip)
 
     def new_game(self) -> None:
         self.tt.clear()
@@ -543,6 +598,7 @@ class MasterSearch:
             pos = KernelPosition.from_board(board)
             masks = self._class_masks(board)
             generation = self.tt.new_search()
+            net_args = self._network_args()
             self.killers[:] = NO_MOVE
             max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
             pv_out = np.zeros(MAX_PLY + 2, dtype=np.int64)
@@ -565,7 +621,7 @@ class MasterSearch:
                         pos.repetition, pos.prior, depth, alpha, beta, masks, self.w_open,
                         self.w_end, self.tt.keys, self.tt.data, generation, self.killers,
                         self.history, control, max(0, node_limit - nodes_used), self.options,
-                        pv_out, stats,
+                        pv_out, stats, *net_args,
                     ))
                     nodes_used += int(stats[STAT_NODES])
                     if stats[STAT_ABORTED]:

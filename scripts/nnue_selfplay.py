@@ -1,0 +1,155 @@
+"""Self-play training data for the network: master against itself at a fixed node budget.
+
+    .venv/bin/python scripts/nnue_selfplay.py data/selfplay --games 2000 --nodes 2000
+
+Each game starts from the standard 7x7 position or, with probability
+``--blocks-share``, from a random valid Blocs-Config board (up to ``--max-blocks``
+blocks), then plays ``--random-plies`` (a range, uniformly drawn) random moves, then
+master plays both sides with ``--nodes`` nodes a move. Every position master
+searched (one with a single legal move is skipped: it has no score) is saved with
+master's score and the final result; the format is in
+``gameclub.ataxx.engine.nnue_data`` (32 bytes a position).
+
+Games are played in shards of ``--shard`` games, one file ``shard-NNNNN.bin`` each,
+written atomically; game ``g`` depends only on ``--seed`` and ``g``. Running the
+same command again skips the shards already on disk, so an interrupted run resumes
+and a larger ``--games`` extends a data set. ``--workers`` processes (default: all
+cores) play shards in parallel; a progress line on stderr reports games, positions
+and positions per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from gameclub.ataxx import ATAXX, Board
+from gameclub.ataxx.blocks import random_valid
+from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine.nnue_data import FLAG_MATE, RECORD, SCORE_CLIP, write_positions
+from gameclub.ataxx.fen import format_fen
+
+#: the corners of a 7x7 board: x on a7 and g1, o on g7 and a1.
+_X_START = 1 << 48 | 1 << 6
+_O_START = 1 << 54 | 1 << 0
+
+
+def opening(rng: random.Random, blocks_share: float, max_blocks: int,
+            random_plies: tuple[int, int]) -> Board:
+    """A varied start: maybe a Blocs-Config board, then a few random moves (game not over)."""
+    while True:
+        blocks = 0
+        if rng.random() < blocks_share:
+            blocks = random_valid(rng, min_blocks=1, max_blocks=max_blocks).squares()
+        board = Board(format_fen(7, 7, _X_START, _O_START, blocks, 0, 0, 1), rules=ATAXX)
+        for _ in range(rng.randint(*random_plies)):
+            if board.outcome() is not None:
+                break
+            board.push(rng.choice(board.legal_moves))
+        if board.outcome() is None:
+            return board
+
+
+def play_game(engine: Engine, board: Board, nodes: int) -> list[tuple]:
+    """Play ``board`` out with ``engine`` on both sides; return its records as tuples."""
+    engine.new_game()
+    seen: list[tuple[int, int, int, int, int, int]] = []
+    ply = len(board.move_stack)
+    while board.outcome() is None:
+        side = int(board.turn)
+        moves = board.legal_moves
+        result = engine.search(board, SearchLimits(nodes=nodes))
+        if len(moves) > 1:
+            flags = FLAG_MATE if result.mate is not None or abs(result.score) > 20000 else 0
+            score = max(-SCORE_CLIP, min(SCORE_CLIP, result.score))
+            seen.append((board.pieces(board.turn), board.pieces(board.turn.other), side,
+                         score, flags, ply))
+        board.push(result.move)
+        ply += 1
+    outcome = board.outcome()
+    assert outcome is not None
+    winner = None if outcome.winner is None else int(outcome.winner)
+    records = []
+    for us, them, side, score, flags, at in seen:
+        res = 0 if winner is None else (1 if winner == side else -1)
+        records.append((us, them, board.playable, score, res, flags, at, 0))
+    return records
+
+
+def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
+    """Play one shard and write its file; return ``(shard, games, positions)``."""
+    shard, args = job
+    engine = _engine()
+    rows: list[tuple] = []
+    first = shard * args.shard
+    last = min(first + args.shard, args.games)
+    for game in range(first, last):
+        rng = random.Random(args.seed * 1_000_003 + game)
+        board = opening(rng, args.blocks_share, args.max_blocks, args.random_plies)
+        rows.extend(play_game(engine, board, args.nodes))
+    records = np.array(rows, dtype=RECORD)
+    write_positions(args.out / f"shard-{shard:05d}.bin", records)
+    return shard, last - first, len(records)
+
+
+_ENGINE: Engine | None = None
+
+
+def _engine() -> Engine:
+    """One master per worker process, kept across shards (loading its kernels takes seconds)."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = Engine("master", seed=0)
+    return _ENGINE
+
+
+def _range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        pair = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected N or N-M, not {text!r}") from None
+    if not 0 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"expected 0 <= N <= M, not {text!r}")
+    return pair
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="folder for the shard files (created)")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--nodes", type=int, default=2000, help="master's nodes a move")
+    parser.add_argument("--shard", type=int, default=20, help="games a file")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--random-plies", type=_range, default=(2, 8), metavar="N-M")
+    parser.add_argument("--blocks-share", type=float, default=0.25)
+    parser.add_argument("--max-blocks", type=int, default=8)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    shards = -(-args.games // args.shard)
+    todo = [s for s in range(shards) if not (args.out / f"shard-{s:05d}.bin").exists()]
+    print(f"{shards - len(todo)} of {shards} shards already in {args.out}; "
+          f"playing {len(todo)} with {args.workers} workers", file=sys.stderr)
+    started = time.perf_counter()
+    games = positions = 0
+    jobs = [(s, args) for s in todo]
+    with Pool(args.workers) as pool:
+        for _, n_games, n_positions in pool.imap_unordered(play_shard, jobs):
+            games += n_games
+            positions += n_positions
+            elapsed = time.perf_counter() - started
+            print(f"\r{games} games, {positions} positions, {elapsed:.0f} s, "
+                  f"{positions / elapsed:.1f} positions/s", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

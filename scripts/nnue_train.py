@@ -1,0 +1,240 @@
+"""Train master's network on self-play positions and export it in the engine's integer format.
+
+    pip install -e '.[train]'                       # PyTorch (CPU) for this script only
+    .venv/bin/python scripts/nnue_train.py data/selfplay --out src/gameclub/data/ataxx-nnue.bin
+
+The recipe (docs/nnue.md): inputs and architecture as in
+``gameclub.ataxx.engine.nnue`` (192 piece-square inputs per perspective, ``H``
+hidden units shared by both perspectives, squared clipped ReLU, one output in units
+of ``SCALE`` centipawns). On each batch a random one of the 8 symmetries of the
+square board is applied to 7x7 positions (the rules and the start position are
+symmetric). The loss is the mean squared error between ``sigmoid(cp / K)`` and the
+target ``(1 - wdl) * sigmoid(score / K) + wdl * result`` (result 1 / 0.5 / 0 for
+the side to move), ``K`` fitted on the data so that ``sigmoid(score / K)`` best
+predicts the results. AdamW, learning rate ``--lr`` with a cosine decay to 1% over
+``--epochs``, batches of ``--batch``; weights are clipped after each step to what
+int16 holds once quantised. The epoch with the lowest held-out loss (the last
+``--holdout`` share of the files, whole games) is exported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from gameclub.ataxx.engine.nnue import N_INPUTS, QA, QB, Network
+from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
+
+#: centipawns per unit of the network's output.
+SCALE = 400
+_SHIFTS = np.arange(64, dtype=np.uint64)
+_BEYOND_7X7 = np.uint64(0xFF00_0000_0000_0000 | 0x8080_8080_8080_8080)
+_RANK_7 = np.uint64(0x7F << 48)
+_FILE_G = np.uint64(0x0040_4040_4040_4040)
+
+
+class NnueModel(nn.Module):
+    """The float network the integer one is quantised from."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.ft = nn.Linear(N_INPUTS, hidden)
+        self.out = nn.Linear(2 * hidden, 1)
+
+    def forward(self, stm: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+        """Centipawns for the side to move, from both perspectives' 0/1 inputs."""
+        a = torch.clamp(self.ft(stm), 0, 1) ** 2
+        b = torch.clamp(self.ft(other), 0, 1) ** 2
+        return self.out(torch.cat([a, b], dim=1)).squeeze(1) * SCALE
+
+    def clip_(self) -> None:
+        """Keep every weight within int16 once multiplied by its quantisation factor."""
+        with torch.no_grad():
+            self.ft.weight.clamp_(-127, 127)
+            self.ft.bias.clamp_(-127, 127)
+            self.out.weight.clamp_(-127, 127)
+
+
+def bits(boards: np.ndarray) -> np.ndarray:
+    """``[N, 64]`` uint8: bit ``sq`` of each bitboard."""
+    return ((boards[:, None] >> _SHIFTS) & np.uint64(1)).astype(np.uint8)
+
+
+def inputs(us: np.ndarray, them: np.ndarray, playable: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Both perspectives' inputs ``[N, 192]`` (uint8), side to move first."""
+    u, t, blocked = bits(us), bits(them), 1 - bits(playable)
+    return (np.concatenate([u, t, blocked], axis=1), np.concatenate([t, u, blocked], axis=1))
+
+
+def symmetries() -> np.ndarray:
+    """``[8, 64]``: where each square goes under the 8 symmetries of the 7x7 board.
+
+    Squares outside 7x7 stay put (only 7x7 positions are transformed).
+    """
+    perms = np.tile(np.arange(64), (8, 1))
+    for k in range(8):
+        for r in range(7):
+            for f in range(7):
+                rr, ff = (f, r) if k & 4 else (r, f)
+                rr = 6 - rr if k & 1 else rr
+                ff = 6 - ff if k & 2 else ff
+                perms[k, r * 8 + f] = rr * 8 + ff
+    return perms
+
+
+def fit_k(score: np.ndarray, result: np.ndarray) -> float:
+    """The ``K`` with which ``sigmoid(score / K)`` best predicts the results (log-loss)."""
+    target = (result.astype(np.float64) + 1) / 2
+    best_k, best_loss = 100.0, math.inf
+    for k in np.arange(50, 1001, 10):
+        p = np.clip(1 / (1 + np.exp(-score / k)), 1e-6, 1 - 1e-6)
+        loss = -np.mean(target * np.log(p) + (1 - target) * np.log(1 - p))
+        if loss < best_loss:
+            best_k, best_loss = float(k), loss
+    return best_k
+
+
+class Dataset:
+    """Records as inputs and targets, with a 7x7 flag for the symmetries."""
+
+    def __init__(self, records: np.ndarray) -> None:
+        self.stm, self.other = inputs(records["us"], records["them"], records["playable"])
+        self.score = records["score"].astype(np.float32)
+        self.result = ((records["result"].astype(np.float32)) + 1) / 2
+        self.mate = (records["flags"] & FLAG_MATE) != 0
+        # The symmetries apply to 7x7 boards: something playable on rank 7 and on file g,
+        # nothing on rank 8 or file h.
+        playable = records["playable"]
+        self.square = (
+            ((playable & _BEYOND_7X7) == 0) & ((playable & _RANK_7) != 0)
+            & ((playable & _FILE_G) != 0)
+        )
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def batch(self, index: np.ndarray, k: float, wdl: float, perm: np.ndarray | None
+              ) -> tuple[torch.Tensor, ...]:
+        stm, other = self.stm[index], self.other[index]
+        if perm is not None:
+            sq = self.square[index]
+            # Input i takes what was at perm[i]: the inverse symmetry, also one of the 8.
+            full = np.concatenate([perm, perm + 64, perm + 128])
+            stm[sq] = stm[sq][:, full]
+            other[sq] = other[sq][:, full]
+        target = (1 - wdl) / (1 + np.exp(-self.score[index] / k)) + wdl * self.result[index]
+        return tuple(torch.from_numpy(a.astype(np.float32)) for a in (stm, other, target))
+
+
+def loss_on(model: NnueModel, data: Dataset, k: float, wdl: float, batch: int) -> float:
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for start in range(0, len(data), batch):
+            index = np.arange(start, min(start + batch, len(data)))
+            stm, other, target = data.batch(index, k, wdl, None)
+            pred = torch.sigmoid(model(stm, other) / k)
+            total += float(torch.sum((pred - target) ** 2))
+    return total / max(1, len(data))
+
+
+def quantise(model: NnueModel) -> Network:
+    """The integer network of ``model`` (see ``gameclub.ataxx.engine.nnue``)."""
+    w1 = model.ft.weight.detach().numpy().T
+    b1 = model.ft.bias.detach().numpy()
+    w2 = model.out.weight.detach().numpy().reshape(-1)
+    b2 = float(model.out.bias.detach().numpy()[0])
+    return Network.from_arrays(np.round(w1 * QA), np.round(b1 * QA), np.round(w2 * QB),
+                               round(b2 * QA * QB), SCALE)
+
+
+def data_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        files.extend(sorted(p.glob("*.bin")) if p.is_dir() else [p])
+    if not files:
+        raise SystemExit(f"no positions files in {', '.join(map(str, paths))}")
+    return files
+
+
+def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, batch: int = 1024,
+          lr: float = 2e-3, wdl: float = 0.5, holdout: float = 0.05, seed: int = 1,
+          threads: int = 1, log=print) -> dict[str, float]:
+    """Train, export the best epoch to ``out`` and return its figures."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    n_hold = max(1, round(len(files) * holdout)) if len(files) > 1 else 0
+    train_records = read_many(files[: len(files) - n_hold])
+    hold_records = read_many(files[len(files) - n_hold:]) if n_hold else train_records[-max(
+        1, len(train_records) // 20):]
+    k = fit_k(train_records["score"][train_records["flags"] == 0].astype(np.float64),
+              train_records["result"][train_records["flags"] == 0])
+    train_set, hold_set = Dataset(train_records), Dataset(hold_records)
+    log(f"{len(train_set)} training positions ({len(files) - n_hold} files), "
+        f"{len(hold_set)} held out; K = {k:.0f}")
+    model = NnueModel(hidden)
+    model.clip_()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(train_set) / batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
+    perms = symmetries()
+    best = math.inf
+    started = time.perf_counter()
+    for epoch in range(1, epochs + 1):
+        model.train()
+        order = rng.permutation(len(train_set))
+        total = 0.0
+        for start in range(0, len(order), batch):
+            index = order[start:start + batch]
+            stm, other, target = train_set.batch(index, k, wdl, perms[rng.integers(8)])
+            pred = torch.sigmoid(model(stm, other) / k)
+            loss = torch.mean((pred - target) ** 2)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            model.clip_()
+            total += loss.item() * len(index)
+        held = loss_on(model, hold_set, k, wdl, 4096)
+        log(f"epoch {epoch}: train {total / len(train_set):.5f}, held-out {held:.5f}, "
+            f"{time.perf_counter() - started:.0f} s")
+        if held < best:
+            best = held
+            out.write_bytes(quantise(model).to_bytes())
+    return {"k": k, "held_out": best, "positions": float(len(train_set)),
+            "seconds": time.perf_counter() - started}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, nargs="+", help="positions files or folders of them")
+    parser.add_argument("--out", type=Path, required=True, help="weights file to write")
+    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--wdl", type=float, default=0.5,
+                        help="weight of the game result in the target (the rest: the score)")
+    parser.add_argument("--holdout", type=float, default=0.05, help="share of files held out")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="PyTorch CPU threads")
+    args = parser.parse_args(argv)
+    figures = train(data_files(args.data), args.out, hidden=args.hidden, epochs=args.epochs,
+                    batch=args.batch, lr=args.lr, wdl=args.wdl, holdout=args.holdout,
+                    seed=args.seed, threads=args.threads,
+                    log=lambda s: print(s, file=sys.stderr, flush=True))
+    print(f"wrote {args.out}: held-out loss {figures['held_out']:.5f} on "
+          f"{figures['positions']:.0f} positions in {figures['seconds']:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+"""An efficiently updatable network (NNUE) for ``master``: weights file, accumulators, evaluation.
+
+Inputs, for each of the two perspectives (x's and o's), 192 binary features on the
+8x8 grid the bitboards use (``sq = rank * 8 + file``):
+
+- ``sq``: a piece of the perspective's side on ``sq``;
+- ``64 + sq``: a piece of the other side on ``sq``;
+- ``128 + sq``: ``sq`` is not playable (a block, or outside a smaller board).
+
+Piece-square per side is the plainest input that an Ataxx move updates cheaply: a
+clone adds one piece, a jump moves one, and each flip turns "other" into "own". The
+not-playable squares make one network serve Blocs-Config boards; they never change
+during a game, so they only shift the accumulators' starting values. (Zataxx uses
+2-tuples of neighbouring squares, 2916 inputs; that is a possible next step, at the
+price of more rows to update per flip.)
+
+Architecture: ``192 -> H`` (shared by both perspectives; the accumulator), then the
+side to move's ``H`` values and the other side's ``H``, each through a squared
+clipped ReLU (``clamp(v, 0, 1) ** 2``), into one linear output; centipawns are
+``SCALE`` times that output.
+
+Incremental update: the search keeps one accumulator pair (``[2, H]``, int32, by
+absolute colour) per ply and builds a child's from its parent's (copy and update:
+"unmake" is going back one ply). With ``D[sq] = W[sq] - W[64 + sq]`` (own minus
+other), a move by the side ``p`` to ``to`` that flips the squares ``F`` is, for
+``p``'s accumulator, ``+W[to] (-W[from] for a jump) + sum D[F]``, and for the
+other, ``+W[64+to] (-W[64+from]) - sum D[F]``: one row per flip and perspective.
+
+Quantisation: first-layer weights and biases times ``QA`` (int16), output weights
+times ``QB`` (int16), output bias times ``QA * QB`` (int32); the evaluation sums
+``clamp(acc, 0, QA) ** 2 * w2`` in int64, divides by ``QA`` and scales by
+``SCALE / (QA * QB)``.
+
+The weights file (little-endian): magic ``b"GCAXNNUE"``, then u32 fields version
+(1), inputs (192), hidden size ``H``, ``QA``, ``QB``, ``SCALE``, and the CRC-32 of
+the payload; then the payload: ``W1`` int16 ``[192, H]``, ``b1`` int16 ``[H]``,
+``W2`` int16 ``[2H]``, ``b2`` int32.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from gameclub.ataxx.bitboard import CLONE_FROM, PASS_MOVE, SINGLES, lowest_square
+
+MAGIC = b"GCAXNNUE"
+VERSION = 1
+N_INPUTS = 192
+QA = 255
+QB = 256
+_HEADER = 8 + 7 * 4
+#: evaluations are clipped to +-EVAL_LIMIT centipawns (mate scores start at 29000).
+EVAL_LIMIT = 20000
+#: the network shipped with the package (``gameclub/data``).
+SHIPPED = "ataxx-nnue.bin"
+
+
+class NetworkFileError(ValueError):
+    """A weights file that is missing, truncated, corrupted or of another format."""
+
+
+@dataclass
+class Network:
+    """Integer weights ready for the kernels (int32 copies of the file's int16 arrays)."""
+
+    w1: np.ndarray  # [N_INPUTS, H]
+    b1: np.ndarray  # [H]
+    w2: np.ndarray  # [2H]: side to move first
+    b2: int
+    scale: int
+    #: ``w1[sq] - w1[64 + sq]``: what a flip to the perspective's side adds.
+    flip: np.ndarray  # [64, H]
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @classmethod
+    def from_arrays(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int,
+                    scale: int) -> Network:
+        w1 = np.ascontiguousarray(w1, dtype=np.int32)
+        return cls(w1=w1, b1=np.ascontiguousarray(b1, dtype=np.int32),
+                   w2=np.ascontiguousarray(w2, dtype=np.int32), b2=int(b2), scale=int(scale),
+                   flip=np.ascontiguousarray(w1[:64] - w1[64:128]))
+
+    def to_bytes(self) -> bytes:
+        """The weights file's bytes (int16 weights: raises ValueError if one does not fit)."""
+        for name, arr in (("w1", self.w1), ("b1", self.b1), ("w2", self.w2)):
+            if arr.size and (arr.min() < -32768 or arr.max() > 32767):
+                raise ValueError(f"{name} does not fit in int16 (range {arr.min()}..{arr.max()})")
+        payload = (self.w1.astype("<i2").tobytes() + self.b1.astype("<i2").tobytes()
+                   + self.w2.astype("<i2").tobytes() + np.array([self.b2], "<i4").tobytes())
+        header = MAGIC + np.array(
+            [VERSION, N_INPUTS, self.hidden, QA, QB, self.scale, zlib.crc32(payload)],
+            dtype="<u4").tobytes()
+        return header + payload
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "weights") -> Network:
+        """Parse a weights file; :class:`NetworkFileError` says what is wrong with it."""
+        if len(data) < _HEADER:
+            raise NetworkFileError(f"{name}: {len(data)} bytes, shorter than the header")
+        if data[:8] != MAGIC:
+            raise NetworkFileError(f"{name}: not a network file (magic {data[:8]!r}, "
+                                   f"expected {MAGIC!r})")
+        version, inputs, hidden, qa, qb, scale, crc = (
+            int(v) for v in np.frombuffer(data[8:_HEADER], dtype="<u4"))
+        if version != VERSION:
+            raise NetworkFileError(f"{name}: format version {version}, expected {VERSION}")
+        if inputs != N_INPUTS or qa != QA or qb != QB or not 0 < hidden <= 4096:
+            raise NetworkFileError(
+                f"{name}: inputs {inputs}, hidden {hidden}, QA {qa}, QB {qb}; this engine "
+                f"reads {N_INPUTS} inputs, QA {QA}, QB {QB}, 1..4096 hidden units")
+        payload = data[_HEADER:]
+        expected = 2 * (inputs * hidden + hidden + 2 * hidden) + 4
+        if len(payload) != expected:
+            raise NetworkFileError(f"{name}: payload of {len(payload)} bytes, expected "
+                                   f"{expected} for {hidden} hidden units (truncated?)")
+        if zlib.crc32(payload) != crc:
+            raise NetworkFileError(f"{name}: checksum mismatch (corrupted file)")
+        at = 0
+        w1 = np.frombuffer(payload, "<i2", inputs * hidden, at).reshape(inputs, hidden)
+        at += 2 * inputs * hidden
+        b1 = np.frombuffer(payload, "<i2", hidden, at)
+        at += 2 * hidden
+        w2 = np.frombuffer(payload, "<i2", 2 * hidden, at)
+        at += 4 * hidden
+        b2 = int(np.frombuffer(payload, "<i4", 1, at)[0])
+        return cls.from_arrays(w1, b1, w2, b2, scale)
+
+
+def load_network(path: Path | str | None = None) -> Network:
+    """Read a weights file (default: the shipped one); :class:`NetworkFileError` if unusable."""
+    if path is None:
+        source = resources.files("gameclub").joinpath("data", SHIPPED)
+        name = f"shipped network {SHIPPED}"
+        try:
+            data = source.read_bytes()
+        except FileNotFoundError:
+            raise NetworkFileError(f"{name}: missing from the package") from None
+    else:
+        name = str(path)
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise NetworkFileError(f"{name}: no such file") from None
+    return Network.from_bytes(data, name)
+
+
+@njit(cache=True)
+def refresh(us, them, playable, color, w1, b1, acc):
+    """Compute both accumulators of a position from scratch into ``acc[2, H]``.
+
+    ``us``/``them`` belong to ``color`` (0 = x) and the other colour; ``acc[c]`` is
+    colour ``c``'s perspective.
+    """
+    hidden = w1.shape[1]
+    blocked = ~playable
+    for c in range(2):
+        own = us if c == color else them
+        other = them if c == color else us
+        for j in range(hidden):
+            acc[c, j] = b1[j]
+        for sq in range(64):
+            bit = np.uint64(1) << np.uint64(sq)
+            row = -1
+            if own & bit:
+                row = sq
+            elif other & bit:
+                row = 64 + sq
+            if row >= 0:
+                for j in range(hidden):
+                    acc[c, j] += w1[row, j]
+            if blocked & bit:
+                for j in range(hidden):
+                    acc[c, j] += w1[128 + sq, j]
+
+
+@njit(inline="always", cache=True)
+def update(parent, child, them, color, move, w1, flip):
+    """Write into ``child`` the accumulators after ``color`` plays ``move`` from ``parent``.
+
+    ``them`` is the opponent's pieces before the move (they give the flips).
+    """
+    # One-dimensional rows, so that each loop is a plain vectorisable sweep.
+    pm = parent[color]
+    po = parent[1 - color]
+    cm = child[color]
+    co = child[1 - color]
+    hidden = len(pm)
+    if move == PASS_MOVE:
+        for j in range(hidden):
+            cm[j] = pm[j]
+            co[j] = po[j]
+        return
+    to = move & 0xFF
+    frm = move >> 8
+    add_m = w1[to]
+    add_o = w1[64 + to]
+    if frm != CLONE_FROM:
+        sub_m = w1[frm]
+        sub_o = w1[64 + frm]
+        for j in range(hidden):
+            cm[j] = pm[j] + add_m[j] - sub_m[j]
+            co[j] = po[j] + add_o[j] - sub_o[j]
+    else:
+        for j in range(hidden):
+            cm[j] = pm[j] + add_m[j]
+            co[j] = po[j] + add_o[j]
+    flips = SINGLES[to] & them
+    while flips:
+        sq = lowest_square(flips)
+        flips &= flips - np.uint64(1)
+        d = flip[sq]
+        for j in range(hidden):
+            cm[j] += d[j]
+            co[j] -= d[j]
+
+
+@njit(inline="always", cache=True)
+def evaluate(acc, color, w2, b2, scale):
+    """Centipawns for ``color`` (the side to move) from the accumulators, within ``EVAL_LIMIT``."""
+    hidden = acc.shape[1]
+    total = np.int64(0)
+    for half in range(2):
+        row = acc[color] if half == 0 else acc[1 - color]
+        weights = w2[half * hidden:(half + 1) * hidden]
+        for j in range(hidden):
+            v = np.int64(min(max(row[j], 0), QA))
+            total += v * v * weights[j]
+    total = total // QA + b2
+    cp = total * scale // (QA * QB)
+    # The search's scores must stay below its proven-win range (and its infinity).
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, cp))
+
+
+@njit(cache=True)
+def evaluate_position(us, them, playable, color, w1, b1, w2, b2, scale):
+    """Full recomputation and evaluation (for checks and tests)."""
+    acc = np.empty((2, w1.shape[1]), dtype=np.int32)
+    refresh(us, them, playable, color, w1, b1, acc)
+    return evaluate(acc, color, w2, b2, scale)
+
+
+@njit(cache=True)
+def update_kernel(parent, child, them, color, move, w1, flip):
+    """:func:`update` as a callable kernel (tests and benchmarks)."""
+    update(parent, child, them, color, move, w1, flip)
+
+
+@njit(cache=True)
+def evaluate_kernel(acc, color, w2, b2, scale):
+    """:func:`evaluate` as a callable kernel (tests and benchmarks)."""
+    return evaluate(acc, color, w2, b2, scale)
+

@@ -1,0 +1,327 @@
+"""The network: incremental accumulators, its weights file, master with it, and training.
+
+The incremental update is checked against a full recomputation after every move of
+random games (blocks and small boards included); the search's own use of it against
+a plain Python maximum over the root's children evaluated from scratch. Training
+tests need the ``[train]`` extra (PyTorch) and are skipped without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gameclub.ataxx import ATAXX, Board
+from gameclub.ataxx.blocks import random_valid
+from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine.nnue import (
+    N_INPUTS,
+    QA,
+    QB,
+    Network,
+    NetworkFileError,
+    evaluate_kernel,
+    evaluate_position,
+    load_network,
+    refresh,
+    update_kernel,
+)
+from gameclub.ataxx.engine.nnue_data import (
+    RECORD,
+    PositionFileError,
+    read_positions,
+    write_positions,
+)
+from gameclub.ataxx.engine.terminal import to_kernel_move
+from gameclub.ataxx.fen import format_fen
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def random_network(seed: int, hidden: int = 16) -> Network:
+    rng = np.random.default_rng(seed)
+    return Network.from_arrays(rng.integers(-300, 300, (N_INPUTS, hidden)),
+                               rng.integers(-300, 300, hidden),
+                               rng.integers(-2000, 2000, 2 * hidden),
+                               int(rng.integers(-9999, 9999)), 400)
+
+
+def full_eval(net: Network, board: Board) -> int:
+    return int(evaluate_position(np.uint64(board.pieces(board.turn)),
+                                 np.uint64(board.pieces(board.turn.other)),
+                                 np.uint64(board.playable), int(board.turn), net.w1, net.b1,
+                                 net.w2, np.int64(net.b2), np.int64(net.scale)))
+
+
+def fresh_acc(net: Network, board: Board) -> np.ndarray:
+    acc = np.empty((2, net.hidden), dtype=np.int32)
+    refresh(np.uint64(board.pieces(board.turn)), np.uint64(board.pieces(board.turn.other)),
+            np.uint64(board.playable), int(board.turn), net.w1, net.b1, acc)
+    return acc
+
+
+def start_board(rng: random.Random) -> Board:
+    size = rng.choice((5, 6, 7, 7, 7))
+    x = 1 << (size - 1) * 8 | 1 << (size - 1)
+    o = 1 << (size - 1) * 8 + size - 1 | 1
+    blocks = random_valid(rng, max_blocks=8).squares() if size == 7 and rng.random() < 0.5 else 0
+    return Board(format_fen(size, size, x, o, blocks, rng.randrange(2), 0, 1), rules=ATAXX)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_incremental_update_equals_full_recomputation_after_every_move(seed: int) -> None:
+    rng = random.Random(seed)
+    net = random_network(seed % 7)
+    for _game in range(5):
+        board = start_board(rng)
+        acc = fresh_acc(net, board)
+        while board.outcome() is None:
+            move = rng.choice(board.legal_moves)  # a pass when it is the only move
+            child = np.empty_like(acc)
+            update_kernel(acc, child, np.uint64(board.pieces(board.turn.other)), int(board.turn),
+                          to_kernel_move(move), net.w1, net.flip)
+            board.push(move)
+            np.testing.assert_array_equal(child, fresh_acc(net, board), err_msg=board.fen())
+            assert int(evaluate_kernel(child, int(board.turn), net.w2, np.int64(net.b2),
+                                       np.int64(net.scale))) == full_eval(net, board)
+            acc = child
+
+
+def test_a_flip_changes_the_evaluation_and_the_perspectives_are_symmetric() -> None:
+    net = random_network(3)
+    board = Board("x5o/7/7/7/7/7/o5x x 0 1")
+    mirrored = Board("o5x/7/7/7/7/7/x5o o 0 1")
+    # The same position seen by the other colour: the network is colour-blind.
+    assert full_eval(net, board) == full_eval(net, mirrored)
+    board.push(board.legal_moves[0])
+    assert full_eval(net, board) != full_eval(net, mirrored)
+
+
+@pytest.fixture(scope="module")
+def master() -> Engine:
+    engine = Engine("master", seed=1, hash_mb=4)
+    engine.new_game()
+    return engine
+
+
+def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scratch(
+        master: Engine, tmp_path: Path, rng: random.Random) -> None:
+    net = random_network(11, hidden=24)
+    path = tmp_path / "net.bin"
+    path.write_bytes(net.to_bytes())
+    search = master._master_search()
+    assert search.use_network(path=path)
+    try:
+        for _ in range(20):
+            board = start_board(rng)
+            for _ply in range(rng.randrange(0, 30)):
+                if board.outcome() is not None or not board.legal_moves:
+                    break
+                board.push(rng.choice(board.legal_moves))
+            if board.outcome() is not None or not board.legal_moves:
+                continue
+            expected = -10**9
+            for move in board.legal_moves:
+                child = board.copy()
+                child.push(move)
+                if child.outcome() is not None:
+                    break
+                expected = max(expected, -full_eval(net, child))
+            else:
+                result = search.search(board, SearchLimits(depth=1))
+                assert result.score == expected, board.fen()
+    finally:
+        search.use_network(False)
+
+
+def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_path: Path,
+                                                         rng: random.Random) -> None:
+    path = tmp_path / "net.bin"
+    path.write_bytes(random_network(5).to_bytes())
+    search = master._master_search()
+    assert search.use_network(path=path)
+    try:
+        board = start_board(rng)
+        for _ in range(12):
+            if board.outcome() is not None:
+                break
+            result = search.search(board, SearchLimits(nodes=3000))
+            assert board.is_legal(result.move)
+            board.push(result.move)
+    finally:
+        search.use_network(False)
+
+
+def test_weights_file_round_trip(tmp_path: Path) -> None:
+    net = random_network(2)
+    path = tmp_path / "net.bin"
+    path.write_bytes(net.to_bytes())
+    loaded = load_network(path)
+    for name in ("w1", "b1", "w2", "flip"):
+        np.testing.assert_array_equal(getattr(loaded, name), getattr(net, name))
+    assert (loaded.b2, loaded.scale) == (net.b2, net.scale)
+
+
+@pytest.mark.parametrize(("damage", "message"), [
+    (lambda b: b[:20], "shorter than the header"),
+    (lambda b: b"GCAXNNUF" + b[8:], "not a network file"),
+    (lambda b: b[:8] + (2).to_bytes(4, "little") + b[12:], "format version 2"),
+    (lambda b: b[:-2], "truncated"),
+    (lambda b: b[:-3] + bytes([b[-3] ^ 1]) + b[-2:], "checksum mismatch"),
+])
+def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path: Path, damage,
+                                                              message: str) -> None:
+    path = tmp_path / "net.bin"
+    path.write_bytes(damage(random_network(2).to_bytes()))
+    with pytest.raises(NetworkFileError, match=message):
+        load_network(path)
+
+
+def test_the_shipped_network_loads_and_rates_a_big_material_lead_as_good() -> None:
+    net = load_network()
+    ahead = Board("xxxxxxx/xxxxxxx/xxxxxxx/7/7/7/o6 x 0 1")
+    assert full_eval(net, ahead) > 300
+    assert full_eval(net, Board("xxxxxxx/xxxxxxx/xxxxxxx/7/7/7/o6 o 0 1")) < -300
+
+
+def test_a_missing_weights_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(NetworkFileError, match="no such file"):
+        load_network(tmp_path / "absent.bin")
+
+
+def test_master_falls_back_to_the_hand_written_evaluation_with_a_warning(
+        master: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "net.bin"
+    path.write_bytes(b"GCAXNNUE" + bytes(100))
+    search = master._master_search()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert not search.use_network(path=path)
+    assert any("hand-written evaluation" in str(w.message) for w in caught)
+    assert search.network is None
+    board = Board()
+    assert board.is_legal(search.search(board, SearchLimits(depth=3)).move)
+
+
+def test_positions_file_round_trip_and_errors(tmp_path: Path) -> None:
+    records = np.zeros(3, dtype=RECORD)
+    records["us"] = [1, 2, 3]
+    records["score"] = [-5, 0, 3000]
+    records["result"] = [-1, 0, 1]
+    path = tmp_path / "p.bin"
+    write_positions(path, records)
+    np.testing.assert_array_equal(read_positions(path), records)
+    path.write_bytes(path.read_bytes()[:-1])
+    with pytest.raises(PositionFileError, match="truncated"):
+        read_positions(path)
+    path.write_bytes(b"NOTPOSIT" + bytes(8))
+    with pytest.raises(PositionFileError, match="not a positions file"):
+        read_positions(path)
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_selfplay_generator_writes_resumable_shards(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    out = tmp_path / "data"
+    selfplay.main([str(out), "--games", "2", "--shard", "1", "--nodes", "200", "--workers", "1"])
+    files = sorted(out.glob("*.bin"))
+    assert [f.name for f in files] == ["shard-00000.bin", "shard-00001.bin"]
+    first = files[0].read_bytes()
+    records = read_positions(files[0])
+    assert len(records) > 0
+    assert set(np.unique(records["result"])) <= {-1, 0, 1}
+    # Results agree along a game: the side to move alternates, and so does the result sign.
+    files[1].unlink()
+    selfplay.main([str(out), "--games", "2", "--shard", "1", "--nodes", "200", "--workers", "1"])
+    assert files[0].read_bytes() == first
+    assert files[1].exists()
+
+
+try:
+    import torch
+except ImportError:  # the [train] extra is optional
+    torch = None
+needs_torch = pytest.mark.skipif(
+    torch is None, reason="PyTorch is not installed: pip install -e '.[train]'")
+
+
+@needs_torch
+def test_integer_network_matches_the_float_one_within_the_quantisation_error(
+        rng: random.Random) -> None:
+    train = _script("nnue_train")
+    torch.manual_seed(4)
+    model = train.NnueModel(32)
+    with torch.no_grad():
+        model.ft.weight.uniform_(-0.3, 0.3)
+        model.ft.bias.uniform_(0, 0.5)
+        model.out.weight.uniform_(-1, 1)
+    model.clip_()
+    net = train.quantise(model)
+    # The float network and its integer copy differ by the rounding of each weight: bound
+    # that difference exactly for each position (|clamp(a)^2 - clamp(b)^2| <= 2 |a - b|
+    # on [0, 1]), plus 2 cp for the integer divisions.
+    w1, b1 = model.ft.weight.detach().numpy().T, model.ft.bias.detach().numpy()
+    w2, b2 = model.out.weight.detach().numpy().reshape(-1), float(model.out.bias.detach()[0])
+    dw1, db1 = net.w1 / QA - w1, net.b1 / QA - b1
+    q2 = net.w2 / QB
+    diffs: list[float] = []
+    spread: list[float] = []
+    for _ in range(200):
+        board = start_board(rng)
+        for _ply in range(rng.randrange(0, 40)):
+            if board.outcome() is not None:
+                break
+            board.push(rng.choice(board.legal_moves))
+        us = np.array([board.pieces(board.turn)], dtype=np.uint64)
+        them = np.array([board.pieces(board.turn.other)], dtype=np.uint64)
+        playable = np.array([board.playable], dtype=np.uint64)
+        stm, other = (x.astype(np.float64)[0] for x in train.inputs(us, them, playable))
+        with torch.no_grad():
+            expected = float(model(torch.from_numpy(stm[None].astype(np.float32)),
+                                   torch.from_numpy(other[None].astype(np.float32)))[0])
+        acc_error = np.concatenate([np.abs(stm @ dw1 + db1), np.abs(other @ dw1 + db1)])
+        h = np.clip(np.concatenate([stm @ w1 + b1, other @ w1 + b1]), 0, 1) ** 2
+        bound = train.SCALE * (np.abs(q2) @ (2 * acc_error) + h @ np.abs(q2 - w2)
+                               + abs(net.b2 / (QA * QB) - b2)) + 2
+        assert abs(full_eval(net, board) - expected) <= bound, (board.fen(), expected, bound)
+        diffs.append(abs(full_eval(net, board) - expected))
+        spread.append(abs(expected))
+    # The worst-case bound adds every rounding with the same sign; on average the
+    # difference is smaller (the always-on inputs, such as the squares outside 7x7,
+    # shift every position alike) and small against the evaluations themselves.
+    assert np.mean(diffs) < 0.025 * np.mean(spread), (np.mean(diffs), np.mean(spread))
+
+
+@needs_torch
+def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    train = _script("nnue_train")
+    data = tmp_path / "data"
+    selfplay.main([str(data), "--games", "4", "--shard", "2", "--nodes", "200",
+                   "--workers", "1"])
+    out = tmp_path / "net.bin"
+    train.main([str(data), "--out", str(out), "--hidden", "8", "--epochs", "2",
+                "--batch", "64", "--holdout", "0.5"])
+    net = load_network(out)
+    assert net.hidden == 8
+    search = Engine("master", seed=2, hash_mb=2)._master_search()
+    assert search.use_network(path=out)
+    board = Board()
+    assert board.is_legal(search.search(board, SearchLimits(nodes=2000)).move)
