@@ -128,3 +128,27 @@ def test_both_ways_of_solving_a_layer_give_the_same_tables(tmp_path):
     iterated = build(AweleTables(6, "awari"), tmp_path / "i", method="iterate")
     for layer in propagated.layers:
         assert np.array_equal(propagated.values(layer), iterated.values(layer))
+
+
+def test_values_agree_with_the_exact_solver(awele_probe):
+    """`gameclub awele solve` (forward enumeration of every reachable position) and the
+    tables (retrograde layers) are built independently: they agree on the value and
+    on every move's value, for either side to move."""
+    import random
+
+    from gameclub.awele.solver import solve
+
+    rules = awele_probe.rules.name
+    rng = random.Random(13)
+    for _ in range(300):
+        pits = [0] * 12
+        for _ in range(rng.randint(1, SEEDS)):
+            pits[rng.randrange(12)] += 1
+        side = rng.choice((Side.SOUTH, Side.NORTH))
+        board = Board(format_position(pits, (0, 0), side), RULESETS[rules])
+        if board.outcome() is not None:
+            continue
+        solution = solve(board)
+        value, moves = awele_probe.probe(board)
+        assert solution.value == value, board.position()
+        assert solution.moves == dict(moves), board.position()
