@@ -29,7 +29,7 @@ from pathlib import Path
 from gameclub.ataxx import ATAXX, SITE_2005, Board
 from gameclub.ataxx.engine import Engine, SearchLimits
 from gameclub.ataxx.engine.endgame import solve
-from gameclub.ataxx.engine.tt import TranspositionTable
+from gameclub.tt import TranspositionTable
 
 OPENINGS = Path(__file__).resolve().parents[1] / "src/gameclub/data/ataxx-openings-4ply.txt"
 STORED = Path(__file__).resolve().parent / "endgame_positions.txt"

@@ -55,8 +55,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     from gameclub.ataxx.board import Board
     from gameclub.ataxx.engine.endgame import Bounds, solve
-    from gameclub.ataxx.engine.tt import TranspositionTable
     from gameclub.ataxx.rules import RuleSet
+    from gameclub.tt import TranspositionTable
 
     if args.time <= 0:
         raise CliError(f"time must be above 0 seconds, not {args.time}")

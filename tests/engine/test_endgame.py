@@ -10,7 +10,7 @@ import pytest
 from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
 from gameclub.ataxx.engine import endgame
 from gameclub.ataxx.engine.endgame import INF, WIN, Bounds, solve
-from gameclub.ataxx.engine.tt import TranspositionTable
+from gameclub.tt import TranspositionTable
 
 from .conftest import outcome_value, random_board
 

@@ -83,7 +83,6 @@ from gameclub.ataxx.bitboard import (
 )
 from gameclub.ataxx.board import Board
 from gameclub.ataxx.engine.terminal import (
-    NO_MOVE,
     NOT_OVER,
     STUCK_PASS,
     KernelPosition,
@@ -94,14 +93,15 @@ from gameclub.ataxx.engine.terminal import (
     position_hash,
     returns_to_earlier,
 )
-from gameclub.ataxx.engine.tt import (
+from gameclub.ataxx.move import Move
+from gameclub.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_NONE,
     BOUND_UPPER,
+    NO_MOVE,
     TranspositionTable,
 )
-from gameclub.ataxx.move import Move
 
 WIN = 1000
 INF = 10 * WIN

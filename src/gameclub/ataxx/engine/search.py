@@ -38,7 +38,6 @@ from gameclub.ataxx.bitboard import (
 from gameclub.ataxx.engine import nnue
 from gameclub.ataxx.engine.evaluate import evaluate
 from gameclub.ataxx.engine.terminal import (
-    NO_MOVE,
     NOT_OVER,
     by_count,
     decisive_end,
@@ -46,7 +45,7 @@ from gameclub.ataxx.engine.terminal import (
     position_hash,
     returns_to_earlier,
 )
-from gameclub.ataxx.engine.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, tt_probe, tt_store
+from gameclub.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_MOVE, tt_probe, tt_store
 
 if TYPE_CHECKING:
     from gameclub.ataxx.board import Board
@@ -470,7 +469,7 @@ class MasterSearch:
 
     def __init__(self, hash_mb: int = 32) -> None:
         from gameclub.ataxx.engine.evaluate import load_weights
-        from gameclub.ataxx.engine.tt import TranspositionTable
+        from gameclub.tt import TranspositionTable
 
         self.tt = TranspositionTable(hash_mb)
         self.endgame_tt = TranspositionTable(max(1, hash_mb // 2))

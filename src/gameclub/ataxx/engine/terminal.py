@@ -23,8 +23,6 @@ STUCK_LOSE = 1
 STUCK_EARLY_FILL = 2
 #: result code of :func:`decisive_end` while the game goes on.
 NOT_OVER = 2
-#: a kernel move code that no move has (``to`` = 0xFE is off every board).
-NO_MOVE = 0xFFFE
 
 _STUCK_CODES = {StuckPolicy.PASS: STUCK_PASS, StuckPolicy.LOSE: STUCK_LOSE,
                 StuckPolicy.EARLY_FILL: STUCK_EARLY_FILL}

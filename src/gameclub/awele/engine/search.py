@@ -34,15 +34,15 @@ from gameclub.awele.engine.state import (
     rep_margin,
     search_hash,
 )
-from gameclub.awele.engine.tt import (
+from gameclub.awele.move import Move
+from gameclub.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
-    TT_NO_MOVE,
+    NO_MOVE,
     tt_probe,
     tt_store,
 )
-from gameclub.awele.move import Move
 
 if TYPE_CHECKING:
     from gameclub.awele.engine import InfoCallback, SearchLimits, SearchResult
@@ -199,7 +199,7 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                         quiet_best = stand
                         if stand > s_alpha[ply]:
                             s_alpha[ply] = stand
-            tt_move = TT_NO_MOVE
+            tt_move = NO_MOVE
             if not settled and s_depth[ply] > 0:
                 tt_bound, tt_move, tt_score, tt_depth = tt_probe(keys, data, h)
                 if tt_bound != 0 and ply > 0 and tt_depth >= s_depth[ply]:
@@ -247,7 +247,7 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                 s_n[ply] = n
                 s_k[ply] = 0
                 s_best[ply] = quiet_best
-                s_best_move[ply] = TT_NO_MOVE
+                s_best_move[ply] = NO_MOVE
                 s_alpha0[ply] = s_alpha[ply] if s_depth[ply] > 0 else -INF
                 s_null[ply] = 0
                 s_reduced[ply] = 0
@@ -350,7 +350,7 @@ class MasterSearch:
     """The state ``master`` keeps between moves: hash table, killers, history."""
 
     def __init__(self, hash_mb: int = 32) -> None:
-        from gameclub.awele.engine.tt import TranspositionTable
+        from gameclub.tt import TranspositionTable
 
         self.tt = TranspositionTable(hash_mb)
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)

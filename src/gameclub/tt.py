@@ -1,4 +1,5 @@
-"""The transposition table: one ``uint64`` key and one packed ``uint64`` entry per slot.
+"""The transposition table of the games' searches (Ataxx's and Awele's ``master``, the
+Ataxx endgame solver): one ``uint64`` key and one packed ``uint64`` entry per slot.
 
 An entry packs the score (32 bits, signed), the best move (16 bits), the draft
 (8 bits), the bound (2 bits) and a 6-bit generation, so that a probe touches two
@@ -11,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameclub.ataxx.engine.terminal import NO_MOVE
+#: A move code that no move has, also the field of an entry without a best move: an
+#: Ataxx kernel move with ``to`` = 0xFE is off every board; Awele's moves are 0-11.
+NO_MOVE = 0xFFFE
 
 BOUND_NONE = 0
 BOUND_UPPER = 1
