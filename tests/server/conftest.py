@@ -123,6 +123,21 @@ DELTA_FIELDS = (
 )
 
 
+#: The same for an Awele game (docs/protocol.md, "Awele").
+AWELE_DELTA_FIELDS = (
+    "position",
+    "pits",
+    "stores",
+    "turn",
+    "legal",
+    "clocks",
+    "draw_offer",
+    "takeback_offer",
+    "abortable",
+    "claim_at",
+)
+
+
 def cells_of_fen(fen: str) -> list[str]:
     """The ``cells`` rows of a FEN's board field (written here, not taken from the server)."""
     rows = []
@@ -148,9 +163,11 @@ def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] 
     new["v"] = delta["v"]
     new["moves"] = state["moves"] + [ply["move"] for ply in delta["plies"]]
     new["last"] = delta["plies"][-1]
-    for name in DELTA_FIELDS:
+    awele = state.get("kind") == "awele"
+    for name in AWELE_DELTA_FIELDS if awele else DELTA_FIELDS:
         new[name] = delta[name]
-    new["cells"] = cells_of_fen(delta["fen"])
+    if not awele:
+        new["cells"] = cells_of_fen(delta["fen"])
     if state["hotseat"] and state["you"] is not None:
         new["you"] = delta["turn"]
     return new

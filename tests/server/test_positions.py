@@ -14,7 +14,7 @@ import pytest
 
 from gameclub.ataxx import Board, RuleSet
 from gameclub.ataxx.squares import iter_squares, square_name
-from gameclub.server.round import cells_of, dests_of
+from gameclub.games import cells_of, dests_of
 
 
 def random_positions(board: Board, rng: random.Random, plies: int) -> list[Board]:

@@ -41,6 +41,7 @@ def run(coroutine: Any) -> None:
 def game_fields(game_id: str) -> dict[str, Any]:
     return {
         "id": game_id,
+        "game": "ataxx",
         "rules": "ataxx",
         "blocks": None,
         "start_fen": "x5o/7/7/7/7/7/o5x x 0 1",

@@ -31,7 +31,7 @@ from gameclub.server.limits import TokenBuckets
 from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
 from gameclub.server.settings import Settings
 from gameclub.server.store.db import Database
-from gameclub.server.store.models import Game, Invitation, Session, User
+from gameclub.server.store.models import Game, Invitation, PlayerRating, Session, User
 
 SESSION_COOKIE = "gc_session"
 CSRF_HEADER = "x-csrf-token"
@@ -48,6 +48,7 @@ class Identity:
     user_id: int
     name: str
     guest: bool
+    #: The Ataxx rating (each game has its own: ``gameclub.server.store.games.ratings_of``).
     rating: Rating
     rated_games: int = 0
     csrf: str = ""
@@ -71,8 +72,11 @@ def user_json(user_id: int, name: str, guest: bool, rating: Rating) -> dict[str,
     }
 
 
-def user_rating(user: User) -> Rating:
-    return Rating(user.rating, user.rd, user.volatility)
+def ataxx_rating(row: PlayerRating | None) -> tuple[Rating, int]:
+    """The rating and rated games of an Ataxx rating row (``None``: a new player's)."""
+    if row is None:
+        return Rating(), 0
+    return Rating(row.rating, row.rd, row.volatility), row.rated_games
 
 
 def hash_token(token: str) -> str:
@@ -213,21 +217,26 @@ class Accounts:
         async with self.db.read() as db:
             row = (
                 await db.execute(
-                    select(Session, User)
+                    select(Session, User, PlayerRating)
                     .join(User, User.id == Session.user_id)
+                    .outerjoin(
+                        PlayerRating,
+                        (PlayerRating.user_id == User.id) & (PlayerRating.game == "ataxx"),
+                    )
                     .where(Session.token_hash == token_hash, Session.expires_at > now_ms())
                 )
             ).first()
         if row is None:
             return None
-        session, user = row
+        session, user, rating_row = row
         expires_at = await self._keep_guest(session) if user.guest else session.expires_at
+        rating, rated_games = ataxx_rating(rating_row)
         return Identity(
             user.id,
             user.name,
             user.guest,
-            user_rating(user),
-            user.rated_games,
+            rating,
+            rated_games,
             session.csrf,
             token_hash,
             expires_at,
@@ -291,12 +300,14 @@ class Accounts:
                     expires_at=expires_at,
                 )
             )
+            rating_row = await db.get(PlayerRating, (user.id, "ataxx"))
+        rating, rated_games = ataxx_rating(rating_row)
         identity = Identity(
             user.id,
             user.name,
             user.guest,
-            user_rating(user),
-            user.rated_games,
+            rating,
+            rated_games,
             csrf,
             hash_token(token),
             expires_at,

@@ -3,9 +3,9 @@
 The same workers take other CPU-heavy work of the server (reading uploaded
 records), in the same fair queue: players take turns (:class:`EnginePool`).
 
-A worker gets the game as plain data (rule set name, blocks, start FEN and
-moves, so repetitions are known to the engine), rebuilds the board and asks
-:func:`gameclub.ataxx.engine.choose_move`. Workers are spawned, not forked:
+A worker gets the game as plain data (which game, rule set name, blocks,
+start position and moves, so repetitions are known to the engine) and asks
+that game's entry in :mod:`gameclub.games` for the engine's move. Workers are spawned, not forked:
 forking a process that runs threads (the event loop, database drivers) can
 copy a held lock into the child.
 """
@@ -25,8 +25,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from gameclub.ataxx import RULESETS, Board
-from gameclub.ataxx.engine import choose_move
+from gameclub.games import GAMES, Setup
 
 log = logging.getLogger(__name__)
 
@@ -36,29 +35,25 @@ _SERVED_KEPT = 10_000
 
 
 def choose_in_worker(
+    game: str,
     rules: str,
     blocks: str | None,
-    start_fen: str,
+    start: str,
     moves: Sequence[str],
     level: str,
     seed: int | None,
     movetime: float | None,
 ) -> str:
     """Rebuild the game and choose a move (runs in a worker process)."""
-    ruleset = RULESETS[rules]
-    if blocks:
-        ruleset = ruleset.with_blocks(blocks)
-    board = Board(start_fen, ruleset)
-    for move in moves:
-        board.push_uci(move)
-    return choose_move(board, level, seed=seed, movetime=movetime).uci()
+    return GAMES[game].choose_move(rules, blocks, start, moves, level, seed, movetime)
 
 
 def warm_up() -> bool:
-    """Import the engine in a worker ahead of the first real request."""
-    return bool(
-        choose_in_worker("ataxx", None, RULESETS["ataxx"].start_fen(), [], "random", 0, None)
-    )
+    """Import every game's engine in a worker ahead of the first real request."""
+    for kind in GAMES.values():
+        start = kind.start_text(Setup(kind.default_rules))
+        choose_in_worker(kind.id, kind.default_rules, None, start, [], kind.levels[0], 0, None)
+    return True
 
 
 def _warmed(future: Future[bool]) -> None:
@@ -224,9 +219,10 @@ class EnginePool:
 
     async def choose(
         self,
+        game: str,
         rules: str,
         blocks: str | None,
-        start_fen: str,
+        start: str,
         moves: Sequence[str],
         level: str,
         *,
@@ -236,7 +232,16 @@ class EnginePool:
     ) -> str:
         """The computer's move; ``owner`` (the player it answers) decides its turn."""
         return await self.run(
-            owner, choose_in_worker, rules, blocks, start_fen, list(moves), level, seed, movetime
+            owner,
+            choose_in_worker,
+            game,
+            rules,
+            blocks,
+            start,
+            list(moves),
+            level,
+            seed,
+            movetime,
         )
 
     def close(self) -> None:

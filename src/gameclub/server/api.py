@@ -20,7 +20,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from gameclub.ataxx import Board, Color
+from gameclub.games import GAMES, Color, Game, GameError, RecordInfo, Setup, game_of
 from gameclub.server import boards, jsontext
 from gameclub.server.accounts import CSRF_HEADER, SESSION_COOKIE, Identity
 from gameclub.server.club import Club
@@ -32,7 +32,8 @@ from gameclub.server.options import GameOptions, options_json, parse_level, pars
 from gameclub.server.ratings import Rating
 from gameclub.server.round import Round, Seat
 from gameclub.server.store import games as game_store
-from gameclub.server.store.models import Game, User
+from gameclub.server.store.models import Game as GameRow
+from gameclub.server.store.models import User
 
 
 def club_of(request: Request) -> Club:
@@ -41,7 +42,7 @@ def club_of(request: Request) -> Club:
 
 
 async def error_response(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ClubError)
+    assert isinstance(exc, GameError)
     headers = {}
     retry = getattr(exc, "retry_after", None)
     if retry is not None:
@@ -137,7 +138,35 @@ async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
         if identity.guest
         else {"colors": _colors_json(await game_store.piece_colors(db, identity.user_id))}
     )
-    return {"user": identity.to_json(), "csrf": identity.csrf, "games": games, "prefs": prefs}
+    ratings = await game_store.ratings_of_user(db, identity.user_id)
+    return {
+        "user": identity.to_json(),
+        "csrf": identity.csrf,
+        "games": games,
+        "prefs": prefs,
+        "ratings": ratings_json(ratings),
+    }
+
+
+def ratings_json(ratings: dict[str, tuple[Rating, int]]) -> dict[str, dict[str, Any]]:
+    """A player's rating in each game (a new player's where they have none)."""
+    out = {}
+    for game in GAMES:
+        rating, rated_games = ratings.get(game, (Rating(), 0))
+        out[game] = {
+            "rating": round(rating.rating),
+            "rd": round(rating.rd, 1),
+            "provisional": rating.provisional,
+            "rating_text": rating.text(),
+            "rated_games": rated_games,
+        }
+    return out
+
+
+def game_filter(request: Request) -> str | None:
+    """The ``?game=`` of a list: one game's key, or ``None`` for every game."""
+    value = request.query_params.get("game")
+    return None if value is None else game_of(value).id
 
 
 async def set_prefs(request: Request) -> Response:
@@ -258,8 +287,8 @@ def _ai_seats(identity: Identity, level: str, color: str) -> dict[Color, Seat]:
 async def create_ai_game(request: Request) -> Response:
     identity = await acting(request)
     body = await body_of(request)
-    level = parse_level(body.get("level", "simple"))
     opts = parse_options(body, allow_rated=False)
+    level = parse_level(body.get("level"), opts.game)
     rnd = await club_of(request).rounds.create(
         opts, _ai_seats(identity, level, opts.color), by=identity.user_id
     )
@@ -315,7 +344,12 @@ async def play_again(request: Request) -> Response:
 
 
 async def live_games(request: Request) -> Response:
-    rounds = club_of(request).rounds.watchable_rounds()
+    game = game_filter(request)
+    rounds = [
+        rnd
+        for rnd in club_of(request).rounds.watchable_rounds()
+        if game is None or rnd.options.game == game
+    ]
     rounds.sort(key=lambda rnd: (-rnd.spectator_count(), -rnd.created_at))
     return JSONResponse({"games": [rnd.summary_json() for rnd in rounds[:200]]})
 
@@ -344,26 +378,50 @@ def _record_body(rnd: Round) -> bytes:
     return json.dumps(_record_json(rnd)).encode()
 
 
-def _pgn_body(rnd: Round) -> bytes:
-    return boards.record_of(rnd).to_pgn().encode()
+def record_info(rnd: Round) -> RecordInfo:
+    """What a record file says about a game of the club."""
+    players = rnd.players_json()
+    return RecordInfo(
+        id=rnd.id,
+        rules=rnd.options.rules,
+        blocks=rnd.options.blocks,
+        start=rnd.start_fen,
+        moves=list(rnd.moves),
+        rated=rnd.options.rated,
+        created_at=rnd.created_at,
+        players=(players["x"]["name"], players["o"]["name"]),
+        ending=(
+            (rnd.winner.char if rnd.winner is not None else None, rnd.reason)
+            if rnd.reason is not None
+            else None
+        ),
+    )
+
+
+def _file_body(rnd: Round) -> bytes:
+    return rnd.options.kind.write_record(record_info(rnd)).text.encode()
 
 
 def _record_json(rnd: Round) -> dict[str, Any]:
-    positions = boards.positions_of(rnd.start_fen, rnd.board.rules, rnd.moves)
+    kind = rnd.options.kind
+    positions = kind.replay(rnd.options.rules, rnd.options.blocks, rnd.start_fen, rnd.moves)
     players = rnd.players_json()
-    record = boards.record_of(rnd)
+    record = kind.write_record(record_info(rnd))
+    board = rnd.board.view(live=False)
+    sizes: dict[str, Any] = {key: board[key] for key in ("width", "height") if key in board}
     return (
         {
             "id": rnd.id,
+            "kind": kind.id,
             "status": rnd.status,
             "rules": rnd.options.rules,
             "blocks": rnd.options.blocks,
-            "width": rnd.board.width,
-            "height": rnd.board.height,
+            **sizes,
             "clock": rnd.options.clock_json(),
             "rated": rnd.options.rated,
             "players": players,
             "start_fen": rnd.start_fen,
+            "start_position": rnd.start_fen,
             "moves": list(rnd.moves),
             "positions": positions,
             "result": rnd.result_json(),
@@ -372,34 +430,67 @@ def _record_json(rnd: Round) -> dict[str, Any]:
             "rematch_of": rnd.rematch_of,
             "start": rnd.start_label,
             "hotseat": rnd.hotseat,
-            "pgn": record.to_pgn(),
+            "record": {"format": record.format, "filename": record.filename, "text": record.text},
+            record.format: record.text,
         }
     )
 
 
-async def game_pgn(request: Request) -> Response:
-    """The game as a PGN file to download (the club's save format)."""
+async def _record_file(request: Request, only: Game | None = None) -> Response:
     club = club_of(request)
     try:
         rnd: Round = await club.rounds.get(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
+    kind = rnd.options.kind
+    if only is not None and kind is not only:
+        raise ClubError(
+            "not-found",
+            f"this is {kind.name} game: its record is at /api/games/{rnd.id}/record",
+            404,
+        )
+    record = kind.write_record(record_info(rnd))
     return Response(
-        _cached(rnd, "pgn", rnd.version, _pgn_body),
-        media_type="application/x-chess-pgn",
-        headers={"Content-Disposition": f'attachment; filename="gameclub-{rnd.id}.pgn"'},
+        _cached(rnd, "file", rnd.version, _file_body),
+        media_type=record.media_type,
+        headers={"Content-Disposition": f'attachment; filename="{record.filename}"'},
     )
 
 
+async def game_pgn(request: Request) -> Response:
+    """An Ataxx game as a PGN file to download (the club's save format)."""
+    return await _record_file(request, GAMES["ataxx"])
+
+
+async def game_record_file(request: Request) -> Response:
+    """Any game as its record file to download: PGN for Ataxx, OGN for Awele."""
+    return await _record_file(request)
+
+
+#: The field of ``POST /api/records`` that holds each kind of record, and its game.
+RECORD_FIELDS = {"pgn": "ataxx", "ogn": "awele"}
+
+
 async def load_record(request: Request) -> Response:
-    """A PGN record read and checked: its positions, to replay or to continue from."""
+    """A record (PGN, OGN) read and checked: its positions, to replay or to continue from."""
     identity = await acting(request)
     club = club_of(request)
     body = await body_of(request, club.settings.max_record_bytes)
+    given = [name for name in RECORD_FIELDS if name in body]
+    if len(given) != 1:
+        raise bad_field(
+            "give the record's text in exactly one of "
+            + ", ".join(f"{name} ({GAMES[game].name})" for name, game in RECORD_FIELDS.items())
+        )
+    field = given[0]
     # Reading a record costs CPU in proportion to its moves: a worker process does
     # it, in the player's turn (the engine's fair queue), never the event loop.
     record = await club.engines.run(
-        identity.user_id, boards.read_record_json, body.get("pgn"), club.settings.max_record_plies
+        identity.user_id,
+        boards.read_record_json,
+        body[field],
+        club.settings.max_record_plies,
+        RECORD_FIELDS[field],
     )
     return Response(record, media_type="application/json")
 
@@ -436,19 +527,24 @@ async def check_setup(request: Request) -> Response:
     """A game's set-up (rules, blocks, start, fen) checked exactly as a new game would be."""
     params = request.query_params
     body: dict[str, Any] = {
-        key: params[key] for key in ("rules", "blocks", "start", "fen") if key in params
+        key: params[key]
+        for key in ("game", "rules", "blocks", "start", "fen", "position")
+        if key in params
     }
     opts = parse_options(body)
-    board = Board(opts.start_fen(), opts.ruleset())
+    start = opts.start_fen()
+    position = opts.position(start)
     return JSONResponse(
         {
+            "kind": opts.game,
             "rules": opts.rules,
             "blocks": opts.blocks,
             "start": opts.start(),
-            "fen": opts.setup,
-            "start_fen": board.fen(),
-            "turn": board.turn.char,
-            **boards.position_json(board),
+            **opts.kind.setup_json(Setup(opts.rules, opts.blocks, opts.setup)),
+            "start_fen": start,
+            "start_position": start,
+            "turn": position.turn.char,
+            **position.view(live=True),
         }
     )
 
@@ -463,13 +559,13 @@ async def board_statistics(request: Request) -> Response:
 async def lobby(request: Request) -> Response:
     identity = await current(request)
     viewer = identity.user_id if identity is not None else None
-    return JSONResponse(club_of(request).lobby.to_json(viewer))
+    return JSONResponse(club_of(request).lobby.to_json(viewer, game_filter(request)))
 
 
 async def create_seek(request: Request) -> Response:
     identity = await acting(request)
     opts = parse_options(await body_of(request))
-    seek = club_of(request).lobby.create_seek(identity, opts)
+    seek = await club_of(request).lobby.create_seek(identity, opts)
     return JSONResponse({"seek": seek.to_json(identity.user_id)}, status_code=201)
 
 
@@ -530,8 +626,8 @@ async def cancel_invitation(request: Request) -> Response:
 # -- players ---------------------------------------------------------------------------------
 
 
-def profile_json(user: User) -> dict[str, Any]:
-    rating = Rating(user.rating, user.rd, user.volatility)
+def profile_json(user: User, rating: Rating, rated_games: int) -> dict[str, Any]:
+    """A player with their rating in one game."""
     return {
         "id": user.id,
         "name": user.name,
@@ -540,7 +636,7 @@ def profile_json(user: User) -> dict[str, Any]:
         "rd": round(rating.rd, 1),
         "provisional": rating.provisional,
         "rating_text": rating.text(),
-        "rated_games": user.rated_games,
+        "rated_games": rated_games,
         "created_at": user.created_at,
     }
 
@@ -554,9 +650,21 @@ async def _user(request: Request) -> User:
 
 
 async def user_profile(request: Request) -> Response:
+    """A player: ``user`` with their Ataxx rating (as before each game had its own),
+    ``ratings`` in every game, and ``stats`` of one game (``?game=``, default Ataxx)."""
     user = await _user(request)
-    stats = await game_store.user_stats(club_of(request).db, user.id)
-    return JSONResponse({"user": profile_json(user), "stats": stats})
+    game = game_filter(request) or "ataxx"
+    db = club_of(request).db
+    stats = await game_store.user_stats(db, user.id, game)
+    ratings = await game_store.ratings_of_user(db, user.id)
+    rating, rated_games = ratings.get("ataxx", (Rating(), 0))
+    return JSONResponse(
+        {
+            "user": profile_json(user, rating, rated_games),
+            "ratings": ratings_json(ratings),
+            "stats": stats,
+        }
+    )
 
 
 async def user_games(request: Request) -> Response:
@@ -564,24 +672,37 @@ async def user_games(request: Request) -> Response:
     offset = query_int(request.query_params, "offset", 0, 1_000_000)
     limit = query_int(request.query_params, "limit", 20, 100)
     db = club_of(request).db
-    games, total = await game_store.games_of_user(db, user.id, offset=offset, limit=limit)
+    games, total = await game_store.games_of_user(
+        db, user.id, offset=offset, limit=limit, game=game_filter(request)
+    )
     ids = {uid for g in games for uid in (g.x_user_id, g.o_user_id) if uid is not None}
     users = await game_store.users_by_id(db, list(ids))
-    return JSONResponse({"games": [_game_summary(g, users) for g in games], "total": total})
+    # Players are shown with their rating in the game of each row.
+    ratings = {
+        kind: await game_store.ratings_of(db, list(ids), kind) for kind in {g.game for g in games}
+    }
+    return JSONResponse(
+        {"games": [_game_summary(g, users, ratings[g.game]) for g in games], "total": total}
+    )
 
 
-def _game_summary(game: Game, users: dict[int, User]) -> dict[str, Any]:
+def _game_summary(
+    game: GameRow, users: dict[int, User], ratings: dict[int, Rating]
+) -> dict[str, Any]:
     def player(user_id: int | None, ai: str | None) -> dict[str, Any]:
         if ai is not None:
             return Seat.computer(ai).to_json()
         user = users.get(user_id) if user_id is not None else None
-        return Seat.of_user(user).to_json() if user else Seat(user_id, "?").to_json()
+        if user is None:
+            return Seat(user_id, "?").to_json()
+        return Seat.of_user(user, ratings.get(user.id)).to_json()
 
     clock = None
     if game.clock_base_ms is not None:
         clock = {"base": game.clock_base_ms // 1000, "increment": (game.clock_inc_ms or 0) // 1000}
     return {
         "id": game.id,
+        "kind": game.game,
         "players": {"x": player(game.x_user_id, game.x_ai), "o": player(game.o_user_id, game.o_ai)},
         "rules": game.rules,
         "blocks": game.blocks,
@@ -609,9 +730,11 @@ def _game_summary(game: Game, users: dict[int, User]) -> dict[str, Any]:
 
 async def user_ratings(request: Request) -> Response:
     user = await _user(request)
-    rows = await game_store.rating_history(club_of(request).db, user.id)
+    game = game_filter(request) or "ataxx"
+    rows = await game_store.rating_history(club_of(request).db, user.id, game)
     return JSONResponse(
         {
+            "kind": game,
             "history": [
                 {"at": r.at, "rating": round(r.rating, 1), "rd": round(r.rd, 1), "game": r.game_id}
                 for r in rows
@@ -621,8 +744,17 @@ async def user_ratings(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    users = await game_store.leaderboard(club_of(request).db)
-    return JSONResponse({"players": [profile_json(u) for u in users]})
+    game = game_filter(request) or "ataxx"
+    rows = await game_store.leaderboard(club_of(request).db, game)
+    return JSONResponse(
+        {
+            "kind": game,
+            "players": [
+                profile_json(user, Rating(row.rating, row.rd, row.volatility), row.rated_games)
+                for user, row in rows
+            ],
+        }
+    )
 
 
 async def api_not_found(request: Request) -> Response:
@@ -641,6 +773,7 @@ routes = [
     Route("/api/games/live", live_games, methods=["GET"]),
     Route("/api/games/{game_id}", game_record, methods=["GET"]),
     Route("/api/games/{game_id}/pgn", game_pgn, methods=["GET"]),
+    Route("/api/games/{game_id}/record", game_record_file, methods=["GET"]),
     Route("/api/games/{game_id}/again", play_again, methods=["POST"]),
     Route("/api/records", load_record, methods=["POST"]),
     Route("/api/blocks", describe_blocks, methods=["GET"]),

@@ -27,9 +27,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from gameclub.games import GameError
 from gameclub.server import api
 from gameclub.server.club import Club
-from gameclub.server.errors import ClubError
 from gameclub.server.limits import RequestLimits
 from gameclub.server.settings import Settings
 from gameclub.server.ws import websocket_endpoint
@@ -92,9 +92,11 @@ def tune_gc() -> None:
 
 
 def _load_kernels() -> None:
-    from gameclub.ataxx import Board
+    from gameclub.games import GAMES, Setup
 
-    Board().legal_moves  # noqa: B018 - called for its side effect
+    for kind in GAMES.values():
+        start = kind.start_text(Setup(kind.default_rules))
+        kind.position(kind.default_rules, None, start).view(live=True)
     # Build what the forms offer once, here, rather than in the first request.
     api.options_body()
 
@@ -159,7 +161,7 @@ def create_app(
         lifespan=lifespan,
         middleware=middleware,
         exception_handlers={
-            ClubError: api.error_response,
+            GameError: api.error_response,
             HTTPException: api.http_error_response,
         },
     )

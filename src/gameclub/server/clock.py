@@ -11,7 +11,7 @@ import string
 import time
 from dataclasses import dataclass
 
-from gameclub.ataxx import Color
+from gameclub.games import Color
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 

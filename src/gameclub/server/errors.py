@@ -7,22 +7,15 @@ by a request that ends in a :class:`ClubError`.
 
 from __future__ import annotations
 
+from gameclub.games import GameError
 
-class ClubError(Exception):
-    """A refused request: ``code`` (see docs/protocol.md), ``message``, HTTP ``status``."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+class ClubError(GameError):
+    """A refused request: ``code`` (see docs/protocol.md), ``message``, HTTP ``status``.
 
-    def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "message": self.message}
-
-    def __reduce__(self) -> tuple[type[ClubError], tuple[str, str, int]]:
-        # Raised in worker processes too (records are read there): it must pickle.
-        return (ClubError, (self.code, self.message, self.status))
+    The refusals of a game's rules (:class:`gameclub.games.GameError`, its base)
+    are answered the same way.
+    """
 
 
 def bad_field(message: str) -> ClubError:

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gameclub.ataxx import Color
+from gameclub.games import Color
 from gameclub.server import jsontext
 from gameclub.server.accounts import Identity
 from gameclub.server.clock import new_id, now_ms
 from gameclub.server.errors import ClubError, bad_field
 from gameclub.server.fields import key
 from gameclub.server.options import GameOptions
+from gameclub.server.ratings import Rating
 from gameclub.server.round import Round, Rounds, Seat, Subscriber
 from gameclub.server.settings import Settings
 from gameclub.server.store import games as game_store
@@ -81,13 +82,18 @@ class Lobby:
 
     # -- presence and updates ---------------------------------------------------------
 
-    def to_json(self, viewer: int | None = None) -> dict[str, Any]:
-        """The lobby as ``viewer`` (a user id, or ``None``) sees it."""
+    def to_json(self, viewer: int | None = None, game: str | None = None) -> dict[str, Any]:
+        """The lobby as ``viewer`` (a user id, or ``None``) sees it; the seeks of one
+        ``game`` only, or of every game (``None``)."""
         return {
             "online": self.online_count(),
             "searching": len(self.seeks),
             "playing": len(self.rounds.live_rounds()),
-            "seeks": [seek.to_json(viewer) for seek in self.seeks.values()],
+            "seeks": [
+                seek.to_json(viewer)
+                for seek in self.seeks.values()
+                if game is None or seek.options.game == game
+            ],
         }
 
     def changed(self) -> None:
@@ -117,7 +123,7 @@ class Lobby:
 
     # -- seeks ---------------------------------------------------------------------------
 
-    def create_seek(self, identity: Identity, options: GameOptions) -> Seek:
+    async def create_seek(self, identity: Identity, options: GameOptions) -> Seek:
         if options.rated and identity.guest:
             raise ClubError(
                 "accounts-only", "guests play casual games only: sign up to play rated", 403
@@ -127,7 +133,17 @@ class Lobby:
             raise ClubError(
                 "not-allowed", f"you may hold at most {self.settings.max_seeks_per_user} seeks", 409
             )
-        seek = Seek(new_id(6), seat_of(identity), options, now_ms())
+        # The seek shows its creator's rating in the game sought.
+        rating = (await game_store.ratings_of(self.db, [identity.user_id], options.game))[
+            identity.user_id
+        ]
+        seat = Seat(identity.user_id, identity.name, identity.guest, None, rating)
+        mine = [s for s in self.seeks.values() if s.seat.user_id == identity.user_id]
+        if len(mine) >= self.settings.max_seeks_per_user:  # checked again after the read
+            raise ClubError(
+                "not-allowed", f"you may hold at most {self.settings.max_seeks_per_user} seeks", 409
+            )
+        seek = Seek(new_id(6), seat, options, now_ms())
         self.seeks[seek.id] = seek
         self.changed()
         return seek
@@ -176,7 +192,8 @@ class Lobby:
     async def invitation_json(self, invitation: Invitation) -> dict[str, Any]:
         ids = [uid for uid in (invitation.from_user_id, invitation.to_user_id) if uid is not None]
         users = await game_store.users_by_id(self.db, ids)
-        return invitation_json(invitation, users)
+        ratings = await game_store.ratings_of(self.db, ids, invitation.game)
+        return invitation_json(invitation, users, ratings)
 
     async def invite(self, identity: Identity, to: Any, options: GameOptions) -> Invitation:
         target: User | None = None
@@ -204,6 +221,7 @@ class Lobby:
             id=new_id(10),
             from_user_id=identity.user_id,
             to_user_id=target.id if target is not None else None,
+            game=options.game,
             rules=options.rules,
             blocks=options.blocks,
             clock_base_ms=options.clock_base_ms,
@@ -279,21 +297,32 @@ class Lobby:
         rows = await store.open_invitations_of(self.db, identity.user_id)
         ids = {uid for row in rows for uid in (row.from_user_id, row.to_user_id) if uid is not None}
         users = await game_store.users_by_id(self.db, list(ids))
+        # Each invitation shows its players' ratings in its own game.
+        ratings = {
+            game: await game_store.ratings_of(self.db, list(ids), game)
+            for game in {row.game for row in rows}
+        }
         return {
             "incoming": [
-                invitation_json(r, users) for r in rows if r.to_user_id == identity.user_id
+                invitation_json(r, users, ratings[r.game])
+                for r in rows
+                if r.to_user_id == identity.user_id
             ],
             "outgoing": [
-                invitation_json(r, users) for r in rows if r.from_user_id == identity.user_id
+                invitation_json(r, users, ratings[r.game])
+                for r in rows
+                if r.from_user_id == identity.user_id
             ],
         }
 
 
-def invitation_json(invitation: Invitation, users: dict[int, User]) -> dict[str, Any]:
+def invitation_json(
+    invitation: Invitation, users: dict[int, User], ratings: dict[int, Rating]
+) -> dict[str, Any]:
     def who(user_id: int | None) -> dict[str, Any] | None:
         if user_id is None or user_id not in users:
             return None
-        return Seat.of_user(users[user_id]).to_json()
+        return Seat.of_user(users[user_id], ratings.get(user_id)).to_json()
 
     options = options_of(invitation)
     return {
@@ -317,4 +346,5 @@ def options_of(invitation: Invitation) -> GameOptions:
         invitation.color,
         invitation.rated,
         invitation.start_fen,
+        invitation.game,
     )

@@ -21,15 +21,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from gameclub.ataxx import (
-    AtaxxError,
-    Board,
-    Color,
-    IllegalMoveError,
-    Move,
-    Termination,
-)
-from gameclub.ataxx.squares import DOUBLES, SINGLES, iter_squares, square, square_name
+from gameclub.games import Color, GameError
 from gameclub.server import jsontext
 from gameclub.server.ai import EnginePool
 from gameclub.server.clock import GameClock, new_id, now_ms
@@ -46,18 +38,6 @@ from gameclub.server.store.models import Game, MoveRow, User
 log = logging.getLogger(__name__)
 
 COLORS = (Color.X, Color.O)
-#: Endings by the rules (not by a player or the clock): a takeback may reopen them.
-RULES_ENDINGS = frozenset(
-    {
-        "board-full",
-        "no-pieces",
-        "no-moves",
-        "stuck",
-        "fifty-moves",
-        "threefold-repetition",
-        "early-fill",
-    }
-)
 #: Finished rounds stay in memory this long for rematches and late spectators.
 KEEP_FINISHED_S = 600.0
 #: A game is listed for spectators (``GET /api/games/live``) while its last move is this recent.
@@ -91,10 +71,9 @@ class Seat:
         return cls(None, f"Computer ({level})", ai=level)
 
     @classmethod
-    def of_user(cls, user: User) -> Seat:
-        return cls(
-            user.id, user.name, user.guest, None, Rating(user.rating, user.rd, user.volatility)
-        )
+    def of_user(cls, user: User, rating: Rating | None = None) -> Seat:
+        """``user``'s seat, with their rating in the game played (default: a new player's)."""
+        return cls(user.id, user.name, user.guest, None, rating or Rating())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,92 +84,6 @@ class Seat:
             "rating": round(self.rating.rating) if self.rating else None,
             "rating_text": self.rating.text() if self.rating else None,
         }
-
-
-def reason_of(termination: Termination) -> str:
-    """``Termination.BOARD_FULL`` -> ``"board-full"``."""
-    return termination.name.lower().replace("_", "-")
-
-
-def cells_of(board: Board, fen: str | None = None) -> list[str]:
-    """Rows of the board, top row first: ``x``, ``o``, ``.`` or ``#``.
-
-    Read off the FEN's board field (digits are runs of empty squares), which
-    str.translate expands in C: this runs for every state sent.
-    """
-    placement = (fen or board.fen()).split(" ", 1)[0]
-    return placement.translate(_FEN_TO_CELLS).split("/")
-
-
-_FEN_TO_CELLS = str.maketrans({"-": "#", **{str(n): "." * n for n in range(1, 9)}})
-
-
-def last_of(board: Board, autos: list[bool]) -> dict[str, Any] | None:
-    """The ``last`` field of the state for a board's last move (its flips recomputed)."""
-    if not board.move_stack:
-        return None
-    color = board.turn.other  # every ply, passes included, hands the turn over
-    before = board.copy()
-    move = before.pop()
-    flipped = before.pieces(color.other) & board.pieces(color)
-    return {
-        "move": move.uci(),
-        "by": color.char,
-        "flipped": [square_name(sq) for sq in iter_squares(flipped)],
-        "auto": bool(autos[-1]) if autos else False,
-    }
-
-
-def dests_of(board: Board) -> dict[str, dict[str, tuple[str, ...]]]:
-    """Clone and jump destinations of each piece of the side to move (for hints).
-
-    Empty when the side to move must pass. Computed for every move, so it
-    walks the bitboards itself and takes the square names of each set from a
-    cache of names by bitboard. A piece's jump ring (up to 16 squares) is
-    looked up as its two halves, so that every key comes from a small family
-    (at most 256 per square and half) and the cache stays warm.
-    """
-    dests: dict[str, dict[str, tuple[str, ...]]] = {}
-    cache = _NAMES
-    names = _SQUARE_NAMES
-    low_half = _JUMPS_LOW
-    empty = board.empty
-    pieces = board.pieces(board.turn)
-    while pieces:
-        low = pieces & -pieces
-        pieces ^= low
-        sq = low.bit_length() - 1
-        clones, jumps = SINGLES[sq] & empty, DOUBLES[sq] & empty
-        if clones or jumps:
-            clone_names = cache.get(clones)
-            if clone_names is None:
-                clone_names = _names(clones)
-            jumps_low = jumps & low_half[sq]
-            first = cache.get(jumps_low)
-            if first is None:
-                first = _names(jumps_low)
-            second = cache.get(jumps ^ jumps_low)
-            if second is None:
-                second = _names(jumps ^ jumps_low)
-            dests[names[sq]] = {"clone": clone_names, "jump": first + second}
-    return dests
-
-
-#: Square names by square number.
-_SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(64))
-#: The lower half (eight lowest squares) of each square's jump ring.
-_JUMPS_LOW: tuple[int, ...] = tuple(
-    sum(1 << ring_sq for ring_sq in sorted(iter_squares(DOUBLES[sq]))[:8]) for sq in range(64)
-)
-#: Square names of destination sets already seen (bounded below).
-_NAMES: dict[int, tuple[str, ...]] = {}
-
-
-def _names(bb: int) -> tuple[str, ...]:
-    if len(_NAMES) > 1 << 16:
-        _NAMES.clear()
-    names = _NAMES[bb] = tuple(_SQUARE_NAMES[sq] for sq in iter_squares(bb))
-    return names
 
 
 class Round:
@@ -209,7 +102,8 @@ class Round:
         self.id = game_id
         self.options = options
         self.start_fen = start_fen
-        self.board = Board(start_fen, options.ruleset())
+        #: The position, in the rules of the game played (see :mod:`gameclub.games`).
+        self.board = options.position(start_fen)
         self.start_turn = self.board.turn
         self.seats = seats
         self.created_at = created_at
@@ -362,16 +256,16 @@ class Round:
         }
 
     def summary_json(self) -> dict[str, Any]:
-        board = self.board
         return {
             "id": self.id,
+            "kind": self.options.game,
             "players": self.players_json(),
             "rules": self.options.rules,
             "blocks": self.options.blocks,
             "clock": self.options.clock_json(),
             "rated": self.options.rated,
             "plies": len(self.moves),
-            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
+            **self.board.summary(),
             "spectators": self.spectator_count(),
         }
 
@@ -379,26 +273,22 @@ class Round:
         """The full state message (without the per-connection ``you``)."""
         now = now_ms() if now is None else now
         board = self.board
-        fen = board.fen()
         return {
             "t": "state",
             "game": self.id,
+            "kind": self.options.game,
             "v": self.version,
             "status": self.status,
             "rules": self.options.rules,
             "blocks": self.options.blocks,
-            "width": board.width,
-            "height": board.height,
             "rated": self.options.rated,
             "clock": self.options.clock_json(),
             "players": self.players_json(),
-            "fen": fen,
-            "cells": cells_of(board, fen),
+            **board.view(live=self.live),
+            "start_position": self.start_fen,
             "turn": board.turn.char,
-            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
             "moves": list(self.moves),
             "last": self.last,
-            "dests": dests_of(board) if self.live else {},
             "clocks": self.clock.to_json(now) if self.clock is not None else None,
             "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
             "abortable": self.abortable,
@@ -508,10 +398,8 @@ class Round:
             "v": self.version,
             "ply": ply,
             "plies": plies,
-            "fen": board.fen(),
+            **board.delta_view(),
             "turn": board.turn.char,
-            "counts": {"x": board.count(Color.X), "o": board.count(Color.O)},
-            "dests": dests_of(board),
             "clocks": clock.to_json(now) if clock is not None else None,
             "draw_offer": self.draw_offer.char if self.draw_offer is not None else None,
             "takeback_offer": (
@@ -611,7 +499,7 @@ class Round:
                 x_id, o_id = self.seats[Color.X].user_id, self.seats[Color.O].user_id
                 if x_id is not None and o_id is not None:
                     x_score = 0.5 if self.winner is None else float(self.winner is Color.X)
-                    rate = (x_id, o_id, x_score)
+                    rate = (x_id, o_id, x_score, self.options.game)
             # A move of a game that goes on changes only some of the row's fields.
             fields = self._move_fields() if plies and self.live else self._fields()
             change = await store.save_progress(
@@ -756,36 +644,25 @@ class Round:
         self.status = status
         self.winner = winner
         self.reason = reason
-        board = self.board
-        self.score = (board.count(Color.X), board.count(Color.O))
+        self.score = self.board.score()
         self.ended_at = now
         self.draw_offer = None
         self.takeback_offer = None
         return []
 
     def _push(
-        self, move: Move, color: Color, now: int, plies: list[dict[str, Any]], *, auto: bool
+        self, move: str, color: Color, now: int, plies: list[dict[str, Any]], *, auto: bool
     ) -> dict[str, Any]:
         """Push one move; it becomes ``last`` and is added to ``plies``; returns its row."""
-        board = self.board
-        before = board.pieces(color.other)
-        board.push(move)
-        uci = move.uci()
-        self.moves.append(uci)
+        self.last = last = self.board.push(move, auto=auto)
+        self.moves.append(move)
         self.autos.append(auto)
         self.last_move_at = now
-        flipped = before & board.pieces(color)
-        self.last = last = {
-            "move": uci,
-            "by": color.char,
-            "flipped": [square_name(sq) for sq in iter_squares(flipped)],
-            "auto": auto,
-        }
         plies.append(last)
         clock = self.clock
         return {
             "ply": len(self.moves) - 1,
-            "uci": uci,
+            "uci": move,
             "color": color.char,
             "auto": auto,
             "x_ms": clock.time_left(Color.X, now) if clock else None,
@@ -794,7 +671,7 @@ class Round:
         }
 
     def _apply(
-        self, color: Color, move: Move, now: int, plies: list[dict[str, Any]]
+        self, color: Color, move: str, now: int, plies: list[dict[str, Any]]
     ) -> list[dict[str, Any]]:
         """Play ``move`` and the forced passes after it; ``plies`` gets each one's ``last``."""
         clock = self.clock
@@ -809,12 +686,14 @@ class Round:
             self.draw_offer = None  # moving declines the opponent's offer
         self.takeback_offer = None  # a move answers (declines) any takeback request
         board = self.board
-        # Forced passes are played by the server at once; they cost no time.
-        while board.legal_moves == [Move.PASS]:
-            rows.append(self._push(Move.PASS, board.turn, now, plies, auto=True))
+        # Forced moves (Ataxx's passes) are played by the server at once; they cost no time.
+        forced = board.forced_move()
+        while forced is not None:
+            rows.append(self._push(forced, board.turn, now, plies, auto=True))
+            forced = board.forced_move()
         outcome = board.outcome()
         if outcome is not None:
-            self._finish(now, outcome.winner, reason_of(outcome.termination))
+            self._finish(now, outcome.winner, outcome.reason)
             self.score = outcome.score
         elif clock is not None and len(self.moves) >= 2:
             # Clocks start once both sides have made their first move.
@@ -827,23 +706,21 @@ class Round:
         ``epoch`` (the computer's moves): refused if a takeback happened since.
         """
         if not isinstance(text, str) or len(text) > 8:
-            raise ClubError("invalid-move", f"a move is text like 'b2' or 'a1a3', not {text!r}")
+            raise ClubError(
+                "invalid-move",
+                f"a move is text (in {self.options.kind.name}, e.g. "
+                f"{'C' if self.options.game == 'awele' else 'b2 or a1a3'}), not {str(text)[:20]!r}",
+            )
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise ClubError("bad-field", f"ply must be the move's index, not {ply!r}")
-        off_board = self._off_board(text)
-        if off_board:
-            raise ClubError("invalid-move", off_board)
-        try:
-            move = Move.from_uci(text)
-        except AtaxxError as exc:
-            raise ClubError("invalid-move", str(exc)) from None
+        move = self.board.parse_move(text)  # invalid-move when it names no move of this game
         async with self.lock:
             if epoch is not None and epoch != self.epoch:
                 raise ClubError("stale", "a move was taken back meanwhile", 409)
             if ply < len(self.moves) and ply >= 0:
                 # A resend of an acknowledged move (after a reconnect): ack it again.
                 if (
-                    self.moves[ply] == move.uci()
+                    self.moves[ply] == move
                     and not self.autos[ply]
                     and self._mover_at(ply) is color
                 ):
@@ -861,32 +738,12 @@ class Round:
             if self.clock is not None and self.clock.flagged(now) is color:
                 await self._commit(now, lambda: self._finish(now, color.other, "timeout"))
                 raise ClubError("game-over", "your time ran out", 409)
-            if move.is_pass or not self.board.is_legal(move):
-                try:
-                    self.board.copy().push(move)
-                except IllegalMoveError as exc:
-                    raise ClubError("illegal-move", str(exc)) from None
-                raise ClubError("illegal-move", f"{move.uci()} is not legal here")
+            illegal = self.board.illegal(move)
+            if illegal is not None:
+                raise ClubError("illegal-move", illegal)
             plies: list[dict[str, Any]] = []
             await self._commit(now, lambda: self._apply(color, move, now, plies), plies=plies)
             return self.version
-
-    def _off_board(self, text: str) -> str | None:
-        """Why ``text`` names no square of this board, in its files and ranks ("a-g", "1-7").
-
-        None when its squares are the board's (the move may still be wrong).
-        """
-        board = self.board
-        if text == Move.PASS.uci():
-            return None
-        names = {square_name(square(f, r)) for f in range(board.width) for r in range(board.height)}
-        if len(text) in (2, 4) and text[:2] in names and (len(text) == 2 or text[2:] in names):
-            return None
-        last_file = square_name(square(board.width - 1, 0))[0]
-        return (
-            f"invalid move {text!r}: expected squares with a file a-{last_file} and a rank "
-            f"1-{board.height}, such as 'b2' (a clone) or 'a1a3' (a jump)"
-        )
 
     def _mover_at(self, ply: int) -> Color:
         # Every ply, passes included, hands the turn to the other side.
@@ -1001,7 +858,8 @@ class Round:
             raise ClubError("not-allowed", "there are no takebacks in rated games", 409)
         if self.live:
             return
-        if not at_once or self.reason not in RULES_ENDINGS or self.rematch_id is not None:
+        reopenable = self.reason in self.options.kind.rules_endings
+        if not at_once or not reopenable or self.rematch_id is not None:
             raise ClubError("game-over", "the game is over", 409)
 
     async def takeback(self, color: Color) -> int:
@@ -1037,7 +895,7 @@ class Round:
 
             def rollback() -> None:
                 for uci, auto in reversed(popped):
-                    self.board.push(Move.from_uci(uci))
+                    self.board.push(uci, auto=auto)
                     self.moves.append(uci)
                     self.autos.append(auto)
                 popped.clear()
@@ -1065,12 +923,19 @@ class Round:
         self.ended_at = None
         self.rematch_offer = None
         self.waiting_for = None  # the clock of the side to move starts again here
-        self.last = last_of(self.board, self.autos)
+        self.last = self._last_of_board()
         clock = self.clock
         if clock is not None:
             clock.stop(now)
             if len(self.moves) >= 2:
                 clock.start(self.board.turn, now)
+
+    def _last_of_board(self) -> dict[str, Any] | None:
+        """The ``last`` field for the board's last move (what it did recomputed)."""
+        last = self.board.last()
+        if last is not None and self.autos:
+            last = {**last, "auto": bool(self.autos[-1])}
+        return last
 
     def _set(self, name: str, value: Any) -> list[dict[str, Any]]:
         setattr(self, name, value)
@@ -1117,7 +982,13 @@ class Round:
             if self.clock is not None:
                 left = self.clock.time_left(color, now_ms()) / 1000
                 movetime = min(movetime, max(0.05, left / 30 + self.clock.increment_ms / 2000))
-            args = (self.options.rules, self.options.blocks, self.start_fen, list(self.moves))
+            args = (
+                self.options.game,
+                self.options.rules,
+                self.options.blocks,
+                self.start_fen,
+                list(self.moves),
+            )
             # The engine's queue serves players in turn: this game's turn is its player's.
             owner = self.seats[color.other].user_id
         try:
@@ -1125,14 +996,15 @@ class Round:
                 *args, level, seed=random.getrandbits(32), movetime=movetime, owner=owner
             )
         except Exception:
-            # A level that fails must not hang the game: play the simple level instead.
-            log.exception("game %s: the %s engine failed; playing 'simple'", self.id, level)
+            # A level that fails must not hang the game: play a simple level instead.
+            fallback = self.options.kind.fallback_level
+            log.exception("game %s: the %s engine failed; playing %r", self.id, level, fallback)
             text = await self.hub.engines.choose(
-                *args, "simple", seed=random.getrandbits(32), owner=owner
+                *args, fallback, seed=random.getrandbits(32), owner=owner
             )
         try:
             await self.play(color, text, ply, epoch=epoch)
-        except ClubError as exc:
+        except GameError as exc:
             # The game moved on meanwhile (resigned, aborted, flagged): nothing to do.
             log.info("game %s: computer move %s dropped: %s", self.id, text, exc.message)
 
@@ -1202,6 +1074,17 @@ class Rounds:
         """A new game; ``by``: the player who asked for it, whose quota it counts against."""
         if by is not None:
             await self.check_quota(by, ai=any(seat.ai is not None for seat in seats.values()))
+        # Each player's rating in the game played (each game has its own).
+        ratings = await store.ratings_of(
+            self.db, [seat.user_id for seat in seats.values() if seat.user_id is not None],
+            options.game,
+        )
+        seats = {
+            color: _with_rating(seat, ratings[seat.user_id])
+            if seat.user_id is not None and seat.ai is None
+            else seat
+            for color, seat in seats.items()
+        }
         now = now_ms()
         start_fen = options.start_fen()
         game_id = new_id()
@@ -1212,6 +1095,7 @@ class Rounds:
             self.db,
             {
                 "id": game_id,
+                "game": options.game,
                 "rules": options.rules,
                 "blocks": options.blocks,
                 "start_fen": start_fen,
@@ -1264,10 +1148,10 @@ class Rounds:
         if loaded is None:
             return None
         game, moves = loaded
-        users = await store.users_by_id(
-            self.db, [uid for uid in (game.x_user_id, game.o_user_id) if uid is not None]
-        )
-        rnd = self._rebuild(game, moves, users)
+        ids = [uid for uid in (game.x_user_id, game.o_user_id) if uid is not None]
+        users = await store.users_by_id(self.db, ids)
+        ratings = await store.ratings_of(self.db, ids, game.game)
+        rnd = self._rebuild(game, moves, users, ratings)
         if rnd.live:
             await self._resume(rnd)
         else:
@@ -1275,22 +1159,36 @@ class Rounds:
         self.rounds[game_id] = rnd
         return rnd
 
-    def _rebuild(self, game: Game, moves: list[MoveRow], users: dict[int, User]) -> Round:
+    def _rebuild(
+        self,
+        game: Game,
+        moves: list[MoveRow],
+        users: dict[int, User],
+        ratings: dict[int, Rating],
+    ) -> Round:
         def seat(user_id: int | None, ai: str | None) -> Seat:
             if ai is not None:
                 return Seat.computer(ai)
             user = users.get(user_id) if user_id is not None else None
-            return Seat.of_user(user) if user is not None else Seat(user_id, "?")
+            if user is None:
+                return Seat(user_id, "?")
+            return Seat.of_user(user, ratings.get(user.id))
 
         options = GameOptions(
-            game.rules, game.blocks, game.clock_base_ms, game.clock_inc_ms, "random", game.rated
+            game.rules,
+            game.blocks,
+            game.clock_base_ms,
+            game.clock_inc_ms,
+            "random",
+            game.rated,
+            game=game.game,
         )
         if game.start_fen != options.start_fen():
             options = replace(options, setup=game.start_fen)
         seats = {Color.X: seat(game.x_user_id, game.x_ai), Color.O: seat(game.o_user_id, game.o_ai)}
         rnd = Round(self, game.id, options, game.start_fen, seats, game.created_at)
         for row in moves:
-            rnd.board.push(Move.from_uci(row.uci))
+            rnd.board.push(row.uci, auto=row.auto)
             rnd.moves.append(row.uci)
             rnd.autos.append(row.auto)
             rnd.last_move_at = row.played_at
@@ -1325,7 +1223,7 @@ class Rounds:
         if rnd.clock is not None and game.x_ms is not None and game.o_ms is not None:
             rnd.clock.remaining = {Color.X: game.x_ms, Color.O: game.o_ms}
         # The flips of the last move are not stored: recomputed from the board.
-        rnd.last = last_of(rnd.board, rnd.autos)
+        rnd.last = rnd._last_of_board()
         return rnd
 
     async def _resume(self, rnd: Round) -> None:

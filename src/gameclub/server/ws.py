@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from gameclub.games import GameError
 from gameclub.server import jsontext
 from gameclub.server.accounts import SESSION_COOKIE, Identity
 from gameclub.server.clock import now_ms
@@ -315,7 +316,7 @@ async def handle_text(conn: Connection, text: str) -> None:
         return
     try:
         await handler(conn, data)
-    except ClubError as exc:
+    except GameError as exc:  # a ClubError, or a refusal of the game's rules
         reply: dict[str, Any] = {
             "t": "error",
             "id": msg_id,

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
 from gameclub.server.store.db import Database, Mergeable, Statements
-from gameclub.server.store.models import Game, MoveRow, RatingHistory, User
+from gameclub.server.store.models import Game, MoveRow, PlayerRating, RatingHistory, User
 
 FINISHED = "finished"
 STARTED = "started"
@@ -50,14 +50,14 @@ async def save_progress(
     fields: dict[str, Any],
     moves: Sequence[dict[str, Any]] = (),
     *,
-    rate: tuple[int, int, float] | None = None,
+    rate: tuple[int, int, float, str] | None = None,
     now: int = 0,
     delete_from: int | None = None,
 ) -> RatingChange | None:
     """Store new moves and the game's new state; rate the game if ``rate`` is given.
 
-    ``rate`` is ``(x_user_id, o_user_id, x_score)``: both players' ratings are
-    read, updated and written inside this transaction. ``delete_from`` deletes
+    ``rate`` is ``(x_user_id, o_user_id, x_score, game)``: both players' ratings
+    in that game are read, updated and written inside this transaction. ``delete_from`` deletes
     the moves from that ply on first (a takeback).
     """
 
@@ -81,32 +81,51 @@ async def _save(
     game_id: str,
     fields: dict[str, Any],
     moves: Sequence[dict[str, Any]],
-    rate: tuple[int, int, float] | None,
+    rate: tuple[int, int, float, str] | None,
     now: int,
 ) -> RatingChange | None:
     change: RatingChange | None = None
     if moves:
         await session.execute(_INSERT_MOVES, [{"game_id": game_id, **move} for move in moves])
     if rate is not None:
-        x_id, o_id, x_score = rate
-        users = {
-            user.id: user
-            for user in (
+        x_id, o_id, x_score, game = rate
+        # The players' rows are locked first (they always exist), so that two
+        # games ending at once rate one after the other even when a player has
+        # no rating row in this game yet.
+        await session.execute(select(User.id).where(User.id.in_((x_id, o_id))).with_for_update())
+        rows = {
+            row.user_id: row
+            for row in (
                 await session.execute(
-                    select(User).where(User.id.in_((x_id, o_id))).with_for_update()
+                    select(PlayerRating)
+                    .where(PlayerRating.user_id.in_((x_id, o_id)), PlayerRating.game == game)
+                    .with_for_update()
                 )
             ).scalars()
         }
-        x_user, o_user = users[x_id], users[o_id]
-        before_x = Rating(x_user.rating, x_user.rd, x_user.volatility)
-        before_o = Rating(o_user.rating, o_user.rd, o_user.volatility)
+        for user_id in (x_id, o_id):
+            if user_id not in rows:
+                new = Rating()
+                rows[user_id] = PlayerRating(
+                    user_id=user_id,
+                    game=game,
+                    rating=new.rating,
+                    rd=new.rd,
+                    volatility=new.volatility,
+                    rated_games=0,
+                )
+                session.add(rows[user_id])
+        x_row, o_row = rows[x_id], rows[o_id]
+        before_x = Rating(x_row.rating, x_row.rd, x_row.volatility)
+        before_o = Rating(o_row.rating, o_row.rd, o_row.volatility)
         after_x, after_o = rate_game(before_x, before_o, x_score)
-        for user, after in ((x_user, after_x), (o_user, after_o)):
-            user.rating, user.rd, user.volatility = after.rating, after.rd, after.volatility
-            user.rated_games += 1
+        for row, after in ((x_row, after_x), (o_row, after_o)):
+            row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
+            row.rated_games += 1
             session.add(
                 RatingHistory(
-                    user_id=user.id,
+                    user_id=row.user_id,
+                    game=game,
                     game_id=game_id,
                     rating=after.rating,
                     rd=after.rd,
@@ -216,13 +235,42 @@ async def user_by_name(db: Database, name: str) -> User | None:
         ).scalar_one_or_none()
 
 
+async def ratings_of(db: Database, user_ids: Sequence[int], game: str) -> dict[int, Rating]:
+    """The ratings in ``game`` of ``user_ids`` (a new player's for those without one)."""
+    found: dict[int, Rating] = {}
+    if user_ids:
+        async with db.read() as session:
+            rows = (
+                await session.execute(
+                    select(PlayerRating).where(
+                        PlayerRating.user_id.in_(set(user_ids)), PlayerRating.game == game
+                    )
+                )
+            ).scalars()
+            found = {row.user_id: Rating(row.rating, row.rd, row.volatility) for row in rows}
+    return {user_id: found.get(user_id, Rating()) for user_id in user_ids}
+
+
+async def ratings_of_user(db: Database, user_id: int) -> dict[str, tuple[Rating, int]]:
+    """``user_id``'s rating and rated games in each game they have a rating in."""
+    async with db.read() as session:
+        rows = (
+            await session.execute(select(PlayerRating).where(PlayerRating.user_id == user_id))
+        ).scalars()
+        return {
+            row.game: (Rating(row.rating, row.rd, row.volatility), row.rated_games) for row in rows
+        }
+
+
 async def games_of_user(
-    db: Database, user_id: int, *, offset: int = 0, limit: int = 20
+    db: Database, user_id: int, *, offset: int = 0, limit: int = 20, game: str | None = None
 ) -> tuple[list[Game], int]:
-    """Games of a user, finished or in progress (not aborted), newest first, and how many."""
+    """Games of a user (of one game, or of every game), finished or in progress (not
+    aborted), newest first, and how many."""
     where = and_(
         or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
         Game.status.in_((FINISHED, STARTED)),
+        *([Game.game == game] if game is not None else []),
     )
     async with db.read() as session:
         total = int((await session.execute(select(func.count()).where(where))).scalar_one())
@@ -307,9 +355,10 @@ class BoardTally:
         return {**self.all.to_json(), "ai": self.ai.to_json(), "people": self.people.to_json()}
 
 
-async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
-    """Wins, losses and draws overall, per computer level, per human opponent, per board
-    (Blocs-Config) and per rule set. Hot-seat games (one person on both sides) do not count.
+async def user_stats(db: Database, user_id: int, game: str = "ataxx") -> dict[str, Any]:
+    """Wins, losses and draws in ``game`` overall, per computer level, per human opponent,
+    per board (Blocs-Config) and per rule set. Hot-seat games (one person on both sides)
+    do not count.
 
     Counted by the database (one row per kind of game, not per game): the work
     done here does not grow with the number of games played."""
@@ -329,6 +378,7 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
                 .where(
                     or_(Game.x_user_id == user_id, Game.o_user_id == user_id),
                     Game.status == FINISHED,
+                    Game.game == game,
                 )
                 .group_by(*columns)
             )
@@ -359,6 +409,7 @@ async def user_stats(db: Database, user_id: int) -> dict[str, Any]:
     )
     opponents = [{"name": name, **tally.to_json()} for name, tally in ranked]
     return {
+        "kind": game,
         "overall": overall.to_json(),
         "ai": {level: tally.to_json() for level, tally in sorted(per_level.items())},
         "opponents": opponents,
@@ -388,6 +439,7 @@ async def board_stats(db: Database, limit: int = 200) -> list[dict[str, Any]]:
                 select(Game.blocks, computer_is_x, Game.winner, func.count())
                 .where(
                     Game.status == FINISHED,
+                    Game.game == "ataxx",  # boards are Ataxx's Blocs-Configs
                     or_(
                         and_(Game.x_ai.is_not(None), Game.o_user_id.is_not(None)),
                         and_(Game.o_ai.is_not(None), Game.x_user_id.is_not(None)),
@@ -419,28 +471,35 @@ async def piece_colors(db: Database, user_id: int) -> str | None:
         ).scalar_one_or_none()
 
 
-async def rating_history(db: Database, user_id: int) -> list[RatingHistory]:
+async def rating_history(
+    db: Database, user_id: int, game: str = "ataxx"
+) -> list[RatingHistory]:
     async with db.read() as session:
         return list(
             (
                 await session.execute(
                     select(RatingHistory)
-                    .where(RatingHistory.user_id == user_id)
+                    .where(RatingHistory.user_id == user_id, RatingHistory.game == game)
                     .order_by(RatingHistory.at, RatingHistory.id)
                 )
             ).scalars()
         )
 
 
-async def leaderboard(db: Database, limit: int = 100) -> list[User]:
+async def leaderboard(
+    db: Database, game: str = "ataxx", limit: int = 100
+) -> list[tuple[User, PlayerRating]]:
+    """The accounts with at least one rated game of ``game``, best rated first."""
     async with db.read() as session:
-        return list(
-            (
-                await session.execute(
-                    select(User)
-                    .where(User.guest.is_(False), User.rated_games > 0)
-                    .order_by(User.rating.desc(), User.id)
-                    .limit(limit)
+        rows = (
+            await session.execute(
+                select(User, PlayerRating)
+                .join(PlayerRating, PlayerRating.user_id == User.id)
+                .where(
+                    User.guest.is_(False), PlayerRating.game == game, PlayerRating.rated_games > 0
                 )
-            ).scalars()
-        )
+                .order_by(PlayerRating.rating.desc(), User.id)
+                .limit(limit)
+            )
+        ).all()
+        return [(user, rating) for user, rating in rows]

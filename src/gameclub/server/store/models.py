@@ -27,6 +27,8 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[int] = mapped_column(BigInteger)
+    #: The Ataxx rating as it stood before each game had its own (migration
+    #: 0003 copied it to ``ratings``); no longer read or written.
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
     volatility: Mapped[float] = mapped_column(Float)
@@ -53,8 +55,11 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: Which game (``ataxx``, ``awele``: a key of ``gameclub.games.GAMES``).
+    game: Mapped[str] = mapped_column(String(16), default="ataxx", server_default="ataxx")
     rules: Mapped[str] = mapped_column(String(20))
     blocks: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: The start position in the game's own notation (an Ataxx FEN, an Awele position).
     start_fen: Mapped[str] = mapped_column(String(200))
     clock_base_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_inc_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -93,6 +98,7 @@ class Game(Base):
         Index("ix_games_status", "status"),
         Index("ix_games_x_user", "x_user_id"),
         Index("ix_games_o_user", "o_user_id"),
+        Index("ix_games_game", "game"),
     )
 
 
@@ -121,6 +127,7 @@ class Invitation(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     from_user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     to_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    game: Mapped[str] = mapped_column(String(16), default="ataxx", server_default="ataxx")
     rules: Mapped[str] = mapped_column(String(20))
     blocks: Mapped[str | None] = mapped_column(String(16), nullable=True)
     clock_base_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -135,13 +142,31 @@ class Invitation(Base):
     created_at: Mapped[int] = mapped_column(BigInteger)
 
 
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one game (each game has its own); no row: a new player's."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating"),)
+
+
 class RatingHistory(Base):
-    """A player's rating after each rated game."""
+    """A player's rating in one game after each rated game of it."""
 
     __tablename__ = "rating_history"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(16), default="ataxx", server_default="ataxx")
     game_id: Mapped[str] = mapped_column(String(16))
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
