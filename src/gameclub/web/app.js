@@ -27,6 +27,7 @@ import { leaderboardView } from "./views/leaderboard.js";
 import { profileView } from "./views/profile.js";
 import { replayView } from "./views/replay.js";
 import { learnView, notFoundView, rulesView } from "./views/rules.js";
+import { aweleLearnView, aweleRulesView } from "./views/awele-rules.js";
 import { settingsSummary } from "./views/settings.js";
 import { watchView } from "./views/watch.js";
 
@@ -42,6 +43,8 @@ route("/login", loginView);
 route("/signup", signupView);
 route("/rules", rulesView);
 route("/learn", learnView);
+route("/awele/rules", aweleRulesView);
+route("/awele/learn", aweleLearnView);
 route("/editor", editorView);
 route("/load", loadView);
 route("/prefs", prefsView);
@@ -80,6 +83,7 @@ function drawHeader() {
   const navLinks = [
     ["/", t("nav.play")], ["/invite", t("nav.invite")], ["/watch", t("nav.watch")],
     ["/editor", t("nav.editor")], ["/leaderboard", t("nav.leaderboard")], ["/rules", t("nav.rules")],
+    ["/awele/rules", t("nav.awele")],
   ];
   // On a phone the header's colours button hides and this link, at the end of the menu, stands in.
   const nav = h("nav", { class: "site-nav", "aria-label": t("nav.label") },

@@ -12,14 +12,16 @@ import { t } from "./i18n.js";
  * @param {"x"|"o"} [opts.startMover]  who made the first move (x unless the position said otherwise)
  * @param {number} [opts.current]  number of moves shown on the board (highlights move current-1)
  * @param {(n: number) => void} [opts.onSelect]  makes each move a button going to the position after it
+ * @param {(c: string) => string} [opts.sideName]  a side's name (Awele: South and North; else the colour)
  */
-export function renderMoveList(moves, { startMover = "x", current = moves.length, onSelect = null } = {}) {
+export function renderMoveList(moves, { startMover = "x", current = moves.length, onSelect = null,
+  sideName = (c) => t(`color.${c}`) } = {}) {
   if (!moves.length) return h("p", { class: "empty", id: "move-list" }, t("moves.none"));
   const other = { x: "o", o: "x" };
   const items = moves.map((move, i) => {
     const mover = i % 2 === 0 ? startMover : other[startMover];
     const text = move === "0000" ? t("moves.pass") : move;
-    const label = t("moves.label", { n: i + 1, color: t(`color.${mover}`), move: text });
+    const label = t("moves.label", { n: i + 1, color: sideName(mover), move: text });
     const attrs = { class: ["ply", mover, move === "0000" ? "pass" : "", i === current - 1 ? "current" : ""],
       dataset: { ply: String(i) } };
     const content = onSelect

@@ -24,6 +24,9 @@ import { loadMe } from "./api.js";
 /** Fields of a `delta` that replace the state's field of the same name. */
 const DELTA_FIELDS = ["fen", "turn", "counts", "dests", "clocks", "draw_offer", "takeback_offer",
   "abortable", "claim_at"];
+/** The same for Awele: the position text, pits, stores and legal pits instead of the board's cells. */
+const AWELE_DELTA_FIELDS = ["position", "pits", "stores", "legal", "turn", "clocks", "draw_offer",
+  "takeback_offer", "abortable", "claim_at"];
 
 /** The `cells` rows (top row first) of a FEN's board field: digits are runs of empty squares. */
 export function cellsOfFen(fen) {
@@ -39,10 +42,11 @@ export function applyDelta(state, delta) {
   if (!state || delta.v !== state.v + 1 || delta.ply !== state.moves.length ||
       !Array.isArray(delta.plies) || delta.plies.length === 0) return null;
   const next = { ...state, v: delta.v, fromDelta: true, plies: delta.plies };
-  for (const name of DELTA_FIELDS) next[name] = delta[name];
+  const awele = state.kind === "awele";
+  for (const name of awele ? AWELE_DELTA_FIELDS : DELTA_FIELDS) next[name] = delta[name];
   next.moves = state.moves.concat(delta.plies.map((p) => p.move));
   next.last = delta.plies[delta.plies.length - 1];
-  next.cells = cellsOfFen(delta.fen);
+  if (!awele) next.cells = cellsOfFen(delta.fen);
   // On the hot seat the player acts for the side to move.
   if (state.hotseat && state.you) next.you = delta.turn;
   return next;

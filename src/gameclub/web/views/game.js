@@ -11,6 +11,7 @@
 // `state` replaces everything here, so the page recovers by itself.
 
 import { loadMe, post } from "../api.js";
+import { AweleBoard } from "../awele-board.js";
 import { Board, moveSquares } from "../board.js";
 import { formatClock, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
@@ -25,7 +26,7 @@ import { blocksText, clockText } from "./settings.js";
 const OTHER = { x: "o", o: "x" };
 /** Endings by the rules: a takeback (computer, hot seat) may reopen such a game. */
 const RULES_ENDINGS = new Set(["board-full", "no-pieces", "no-moves", "stuck", "fifty-moves",
-  "threefold-repetition", "early-fill"]);
+  "threefold-repetition", "early-fill", "majority", "draw-24", "no-feed", "repetition"]);
 const LOW_TIME_MS = 20000;
 
 /** The name of side ``c``'s colour as this player chose it ("Red" by default for x). */
@@ -33,17 +34,30 @@ export function colorName(c) {
   return c === "x" || c === "o" ? colorLabel(c) : "";
 }
 
+/** A side's name in ``game``: South and North in Awele, the chosen colours in Ataxx. */
+export function sideName(c, game) {
+  if (game === "awele") return c === "x" || c === "o" ? t(`awele.side.${c}`) : "";
+  return colorName(c);
+}
+
+/** The game's name for people ("Ataxx", "Awele"). */
+export function gameName(game) {
+  return t(`games.${game || "ataxx"}`);
+}
+
 export function playerName(p) {
   if (!p) return "?";
   return p.ai ? t("game.computerName", { level: t(`level.${p.ai}`) }) : p.name;
 }
 
-export function resultText(result) {
+export function resultText(result, game = "ataxx") {
   if (!result) return "";
   const reason = t(`reason.${result.reason}`);
-  const score = result.score ? t("game.score", { x: result.score[0], o: result.score[1] }) : "";
+  const score = result.score
+    ? t(game === "awele" ? "awele.score" : "game.score", { x: result.score[0], o: result.score[1] })
+    : "";
   if (result.reason === "aborted") return t("result.aborted");
-  const head = result.winner ? t("result.wins", { color: colorName(result.winner) }) : t("result.draw");
+  const head = result.winner ? t("result.wins", { color: sideName(result.winner, game) }) : t("result.draw");
   return [head, reason, score].filter(Boolean).join(" — ");
 }
 
@@ -58,6 +72,16 @@ export function moveTextProblem(text, width, height) {
   const m = /^([a-z])(\d{1,2})(?:([a-z])(\d{1,2}))?$/.exec(text);
   if (m && square(m[1], m[2]) && (!m[3] || square(m[3], m[4]))) return null;
   return t("game.badMoveText", { text, files: `a-${files[width - 1]}`, ranks: `1-${height}` });
+}
+
+/**
+ * Awele: the pit letter a player typed, in the case of the row of ``side``
+ * (South plays A-F, North a-f: "c" typed by South is C), or null when the
+ * text is no pit letter.
+ */
+export function aweleMoveText(text, side) {
+  if (!/^[a-f]$/i.test(text)) return null;
+  return side === "o" ? text.toLowerCase() : text.toUpperCase();
 }
 
 /** Who made move number ``ply`` given the side to move after ``n`` moves. */
@@ -75,6 +99,8 @@ export function gameView(main, { id }) {
   let closed = false;
   let flipChoice = null; // the viewer's own choice of orientation (the flip button), else by their side
   let placedFlipped = null; // the orientation the cards were last placed for
+  const side = (c) => sideName(c, state && state.kind);
+  const isAwele = () => Boolean(state && state.kind === "awele");
 
   const title = h("h1", { tabindex: -1, class: "game-title" }, t("game.loading"));
   const status = h("p", { id: "game-status", class: "game-status" });
@@ -98,9 +124,10 @@ export function gameView(main, { id }) {
   const flipButton = h("button", { type: "button", id: "flip-board", class: "small", "aria-pressed": "false" },
     t("game.flip"));
   const boardColumn = h("div", { class: "board-column" });
+  const download = h("a", { href: `/api/games/${encodeURIComponent(id)}/pgn`, download: `gameclub-${id}.pgn`,
+    id: "download-pgn", class: "button small" }, t("game.downloadPgn"));
   const tools = h("p", { class: "game-tools" },
-    h("a", { href: `/api/games/${encodeURIComponent(id)}/pgn`, download: `gameclub-${id}.pgn`,
-      id: "download-pgn", class: "button small" }, t("game.downloadPgn")), " ",
+    download, " ",
     h("a", { href: `/replay/${encodeURIComponent(id)}`, class: "button small", id: "open-replay" },
       t("result.replay")));
   const pgnNote = h("p", { class: "hint", id: "pgn-note" }, t("game.pgnNote"));
@@ -124,12 +151,22 @@ export function gameView(main, { id }) {
 
   moveForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    const text = moveInput.value.trim().toLowerCase();
+    let text = moveInput.value.trim();
     if (!text) return;
-    const problem = state ? moveTextProblem(text, state.width, state.height) : null;
-    if (problem) {
-      showError(problem, true);
-      return;
+    if (isAwele()) {
+      const letter = aweleMoveText(text, state.you);
+      if (!letter) {
+        showError(t("awele.badMoveText", { text }), true);
+        return;
+      }
+      text = letter;
+    } else {
+      text = text.toLowerCase();
+      const problem = state ? moveTextProblem(text, state.width, state.height) : null;
+      if (problem) {
+        showError(problem, true);
+        return;
+      }
     }
     play(text, { typed: true }).then((ok) => {
       if (ok) moveInput.value = "";
@@ -212,20 +249,41 @@ export function gameView(main, { id }) {
   }
 
   function canPlay() {
+    const moves = isAwele() ? (state.legal || []).length : Object.keys(state ? state.dests || {} : {}).length;
     return Boolean(state && !pending && state.status === "started" && state.you &&
-      state.you === state.turn && Object.keys(state.dests || {}).length > 0);
+      state.you === state.turn && moves > 0);
+  }
+
+  /** The drawing of the game being played: Awele's pits, or Ataxx's squares of the board's size. */
+  function boardFits() {
+    if (!board) return false;
+    if (isAwele()) return board.kind === "awele";
+    return board.kind !== "awele" && board.width === state.width && board.height === state.height;
   }
 
   function drawBoard(animate) {
     if (!state) return;
-    if (!board || board.width !== state.width || board.height !== state.height) {
-      board = new Board({ width: state.width, height: state.height, onMove: play });
+    if (!boardFits()) {
+      board = isAwele()
+        ? new AweleBoard({ onMove: play })
+        : new Board({ width: state.width, height: state.height, onMove: play });
       board.setFlipped(flipped());
       mount(boardBox, board.el);
+      moveInput.placeholder = isAwele() ? "C" : "a1a3";
+      moveInput.maxLength = isAwele() ? 1 : 8;
+      download.href = isAwele() ? `/api/games/${encodeURIComponent(id)}/record` : `/api/games/${encodeURIComponent(id)}/pgn`;
+      download.download = `gameclub-${id}.${isAwele() ? "ogn" : "pgn"}`;
+      download.textContent = isAwele() ? t("awele.downloadOgn") : t("game.downloadPgn");
+      pgnNote.hidden = isAwele();
     }
-    // A delta's plies: the move and the forced passes after it; all their flips are animated.
-    const flips = animate && state.plies ? state.plies.flatMap((p) => p.flipped || []) : null;
-    board.update({ cells: state.cells, dests: state.dests, canPlay: canPlay(), last: state.last, animate, flips });
+    if (isAwele()) {
+      board.update({ pits: state.pits, stores: state.stores, legal: state.legal || [], canPlay: canPlay(),
+        last: state.last, animate });
+    } else {
+      // A delta's plies: the move and the forced passes after it; all their flips are animated.
+      const flips = animate && state.plies ? state.plies.flatMap((p) => p.flipped || []) : null;
+      board.update({ cells: state.cells, dests: state.dests, canPlay: canPlay(), last: state.last, animate, flips });
+    }
     boardBox.classList.toggle("my-turn", canPlay());
     moveInput.disabled = !canPlay();
     moveForm.hidden = !state.you || state.status !== "started";
@@ -244,11 +302,13 @@ export function gameView(main, { id }) {
       card.dot.className = `presence ${isOnline ? "online" : "offline"}`;
       card.dot.setAttribute("aria-label", isOnline ? t("game.online") : t("game.offline"));
       card.dot.title = card.dot.getAttribute("aria-label");
-      card.count.textContent = t("game.pieces", { n: state.counts[c] });
+      card.count.textContent = isAwele() ? t("awele.stored", { n: state.stores[c] }) : t("game.pieces", { n: state.counts[c] });
       card.el.classList.toggle("to-move", state.status === "started" && state.turn === c);
       card.el.classList.toggle("you", state.you === c);
     }
-    counts.textContent = t("game.countsLine", { xName: colorName("x"), x: state.counts.x, oName: colorName("o"), o: state.counts.o });
+    const n = isAwele() ? state.stores : state.counts;
+    counts.textContent = t(isAwele() ? "awele.storesLine" : "game.countsLine",
+      { xName: side("x"), x: n.x, oName: side("o"), o: n.o });
   }
 
   function drawClocks() {
@@ -267,7 +327,7 @@ export function gameView(main, { id }) {
       el.textContent = formatClock(left);
       el.classList.toggle("running", running);
       el.classList.toggle("low", left < LOW_TIME_MS);
-      el.setAttribute("aria-label", t("game.clockLabel", { color: colorName(c), time: formatClock(left) }));
+      el.setAttribute("aria-label", t("game.clockLabel", { color: side(c), time: formatClock(left) }));
     }
   }
 
@@ -282,12 +342,12 @@ export function gameView(main, { id }) {
     const you = state.you;
     const last = state.last;
     if (last && last.auto && last.move === "0000") {
-      parts.push(h("p", { class: "pass-notice" }, t("game.forcedPass", { color: colorName(last.by) })));
+      parts.push(h("p", { class: "pass-notice" }, t("game.forcedPass", { color: side(last.by) })));
     }
     if (state.status === "started" && state.draw_offer) {
       parts.push(h("p", { class: "offer" }, state.draw_offer === you
         ? t("game.drawOffered")
-        : t("game.drawOfferFrom", { color: colorName(state.draw_offer) })));
+        : t("game.drawOfferFrom", { color: side(state.draw_offer) })));
     }
     const ca = claimAt();
     if (you && state.status === "started" && ca) {
@@ -299,12 +359,12 @@ export function gameView(main, { id }) {
     if (state.status !== "started" && state.rematch_offer && !state.rematch) {
       parts.push(h("p", { class: "offer" }, state.rematch_offer === you
         ? t("game.rematchOffered")
-        : t("game.rematchOfferFrom", { color: colorName(state.rematch_offer) })));
+        : t("game.rematchOfferFrom", { color: side(state.rematch_offer) })));
     }
     if (state.status === "started" && state.takeback_offer) {
       parts.push(h("p", { class: "offer", id: "takeback-notice" }, state.takeback_offer === you
         ? t("game.takebackAsked")
-        : t("game.takebackFrom", { color: colorName(state.takeback_offer) })));
+        : t("game.takebackFrom", { color: side(state.takeback_offer) })));
     }
     if (state.hotseat && you) parts.push(h("p", { class: "hint", id: "hotseat-notice" }, t("game.hotseatHint")));
     if (!you) parts.push(h("p", { class: "hint", id: "watching-notice" }, t("game.watching")));
@@ -430,7 +490,7 @@ export function gameView(main, { id }) {
     const diff = state.result.rating_diff && you ? state.result.rating_diff[you] : null;
     mount(banner,
       h("strong", { class: "result-head" }, head),
-      h("span", { class: "result-text" }, resultText(state.result)),
+      h("span", { class: "result-text" }, resultText(state.result, state.kind)),
       diff !== null && diff !== undefined
         ? h("span", { class: "rating-diff" }, t("result.ratingDiff", { diff: diff > 0 ? `+${diff}` : String(diff) }))
         : null,
@@ -440,12 +500,12 @@ export function gameView(main, { id }) {
   function drawStatus() {
     const you = state.you;
     let text;
-    if (state.status !== "started") text = resultText(state.result) || t("result.over");
+    if (state.status !== "started") text = resultText(state.result, state.kind) || t("result.over");
     else if (pending) text = t("game.sending");
-    else if (state.hotseat && you) text = t("game.toMove", { color: colorName(state.turn) });
+    else if (state.hotseat && you) text = t("game.toMove", { color: side(state.turn) });
     else if (you && state.turn === you) text = t("game.yourTurn");
     else if (you) text = t("game.waitingFor", { name: playerName(state.players[state.turn]) });
-    else text = t("game.toMove", { color: colorName(state.turn) });
+    else text = t("game.toMove", { color: side(state.turn) });
     status.textContent = text;
     const n = state.spectators || 0;
     watchers.textContent = t("game.spectators", { n });
@@ -454,10 +514,20 @@ export function gameView(main, { id }) {
 
   /** The rules, the board (its Blocs-Config code, a link to the editor) and the clock. */
   function drawSettings() {
+    if (isAwele()) {
+      const start = state.start === "custom" && state.start_position
+        ? [" · ", t("awele.startFrom"), ": ", h("code", { id: "game-position" }, state.start_position)]
+        : [];
+      mount(settingsLine, h("span", { class: "game-name", id: "game-name" }, gameName("awele")), " · ",
+        h("a", { href: `/awele/rules#ruleset-${state.rules}` }, state.rules), " · ", clockText(state.clock),
+        state.rated ? ` · ${t("settings.ratedShort")}` : "", start);
+      return;
+    }
     const blocks = state.blocks
       ? h("a", { href: `/editor?blocks=${encodeURIComponent(state.blocks)}`, id: "game-blocks" }, state.blocks)
       : h("span", { id: "game-blocks" }, blocksText(null));
-    mount(settingsLine, state.rules, " · ", t("settings.blocks"), ": ", blocks, " · ", clockText(state.clock),
+    mount(settingsLine, h("span", { class: "game-name", id: "game-name" }, gameName("ataxx")), " · ",
+      state.rules, " · ", t("settings.blocks"), ": ", blocks, " · ", clockText(state.clock),
       state.rated ? ` · ${t("settings.ratedShort")}` : "");
   }
 
@@ -479,7 +549,8 @@ export function gameView(main, { id }) {
     drawActions();
     drawBanner();
     drawStatus();
-    mount(moveList, renderMoveList(state.moves, { startMover: moverOf(0, state.moves.length, state.turn) }));
+    mount(moveList, renderMoveList(state.moves, { startMover: moverOf(0, state.moves.length, state.turn),
+      sideName: isAwele() ? side : undefined }));
   }
 
   function announceChanges(old, next) {
@@ -490,17 +561,23 @@ export function gameView(main, { id }) {
       for (let i = start; i < n; i++) {
         const mover = moverOf(i, n, next.turn);
         const move = next.moves[i];
-        if (move === "0000") announce(t("announce.pass", { color: colorName(mover) }));
+        if (next.kind === "awele") {
+          const last = i === n - 1 ? next.last : null;
+          const seeds = last && last.captured && last.captured.length ? capturedSeeds(old, last) : 0;
+          announce(seeds
+            ? t("awele.announce.capture", { color: side(mover), pit: move, n: seeds })
+            : t("awele.announce.move", { color: side(mover), pit: move }));
+        } else if (move === "0000") announce(t("announce.pass", { color: side(mover) }));
         else {
           const flipped = i === n - 1 && next.last ? (next.last.flipped || []).length : null;
           announce(flipped !== null
-            ? t("announce.moveFlips", { color: colorName(mover), move: spokenMove(move), n: flipped })
-            : t("announce.move", { color: colorName(mover), move: spokenMove(move) }));
+            ? t("announce.moveFlips", { color: side(mover), move: spokenMove(move), n: flipped })
+            : t("announce.move", { color: side(mover), move: spokenMove(move) }));
         }
       }
     }
     if (next.result && (!old || !old.result)) {
-      announce(t("announce.result", { text: resultText(next.result) }));
+      announce(t("announce.result", { text: resultText(next.result, next.kind) }));
       if (old && next.you) loadMe().catch(() => {}); // the header's rating, the games in progress
     }
     else if (next.status === "started" && next.you && next.turn === next.you && (!old || old.turn !== next.turn)) {
@@ -508,15 +585,21 @@ export function gameView(main, { id }) {
       setTimeout(() => announce(t("game.yourTurn")), 50);
     }
     if (old && next.draw_offer && next.draw_offer !== old.draw_offer && next.draw_offer !== next.you) {
-      announce(t("game.drawOfferFrom", { color: colorName(next.draw_offer) }));
+      announce(t("game.drawOfferFrom", { color: side(next.draw_offer) }));
     }
     if (old && next.takeback_offer && next.takeback_offer !== old.takeback_offer && next.takeback_offer !== next.you) {
-      announce(t("game.takebackFrom", { color: colorName(next.takeback_offer) }));
+      announce(t("game.takebackFrom", { color: side(next.takeback_offer) }));
     }
     if (old && next.moves.length < old.moves.length) announce(t("game.takenBack", { n: old.moves.length - next.moves.length }));
     if (old && next.rematch_offer && next.rematch_offer !== old.rematch_offer && next.rematch_offer !== next.you) {
-      announce(t("game.rematchOfferFrom", { color: colorName(next.rematch_offer) }));
+      announce(t("game.rematchOfferFrom", { color: side(next.rematch_offer) }));
     }
+  }
+
+  /** The seeds a move captured: what the mover's store gained. */
+  function capturedSeeds(old, last) {
+    if (!old || !old.stores || !state || !state.stores) return last.captured.length;
+    return Math.max(0, state.stores[last.by] - old.stores[last.by]);
   }
 
   function spokenMove(move) {
@@ -533,7 +616,10 @@ export function gameView(main, { id }) {
     const animate = Boolean(old && old.moves.length < msg.moves.length);
     announceChanges(old, msg);
     drawAll(animate);
-    if (animate) playMoveSound({ flips: (msg.last && msg.last.flipped || []).length });
+    if (animate) {
+      const gained = msg.last && msg.last.captured ? msg.last.captured.length : (msg.last && msg.last.flipped || []).length;
+      playMoveSound({ flips: gained });
+    }
     if (!old) title.focus({ preventScroll: true });
   });
   const offPresence = socket.on("presence", (msg) => {

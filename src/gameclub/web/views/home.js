@@ -13,10 +13,23 @@ import { colorLabel } from "../prefs.js";
 import { navigate } from "../router.js";
 import { socket } from "../socket.js";
 import { errorText, toast } from "../ui.js";
+import { gameName } from "./game.js";
 import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary, sideText } from "./settings.js";
 import { invitationList } from "./invite.js";
 
 export const QUICK_GAME = { level: "simple", color: "x", rules: "ataxx", blocks: null, clock: null };
+/** The same one-click game of Awele: South, against the greedy computer, the club's rules. */
+export const QUICK_AWELE = { game: "awele", level: "greedy", color: "x", rules: "awele", clock: null };
+const QUICK_GAME_KEY = "gameclub.quickGame";
+
+/** The game the quick buttons start: the one chosen last in this browser, else Ataxx. */
+function quickGame() {
+  try {
+    return localStorage.getItem(QUICK_GAME_KEY) === "awele" ? "awele" : "ataxx";
+  } catch {
+    return "ataxx";
+  }
+}
 
 /** POST /api/games/ai and open the game. */
 export async function playComputer(body, errorBox) {
@@ -40,15 +53,48 @@ export function homeView(main) {
   const quick = h("button", { class: "big primary", id: "play-computer", type: "button" }, t("home.playComputer"));
   quick.addEventListener("click", async () => {
     quick.disabled = true;
-    await playComputer(QUICK_GAME, quickError);
+    await playComputer(chosen.value === "awele" ? QUICK_AWELE : QUICK_GAME, quickError);
     quick.disabled = false;
   });
+  // Which game the one-click buttons start (remembered in this browser).
+  const chosen = { value: quickGame() };
+  const quickHint = h("p", { class: "hint", id: "quick-hint" });
+  const gameButtons = ["ataxx", "awele"].map((g) => {
+    const b = h("button", { type: "button", class: "small", id: `quick-${g}`, dataset: { game: g } }, gameName(g));
+    b.addEventListener("click", () => {
+      chosen.value = g;
+      try {
+        localStorage.setItem(QUICK_GAME_KEY, g);
+      } catch {
+        // storage disabled: the choice lasts for this page
+      }
+      drawQuick();
+    });
+    return b;
+  });
+  const quickChoice = h("div", { class: "quick-game", id: "quick-game", role: "group", "aria-label": t("settings.game") },
+    gameButtons);
+  const learn = h("a", { href: "/learn", id: "learn-link" }, t("home.learn"));
+  const newHere = h("span", { id: "new-here" });
+  const drawQuick = () => {
+    for (const b of gameButtons) b.setAttribute("aria-pressed", String(b.dataset.game === chosen.value));
+    const awele = chosen.value === "awele";
+    quickHint.textContent = awele
+      ? t("awele.quickHint", { side: t("awele.side.x") })
+      : t("home.quickHint", { color: colorLabel("x").toLowerCase() });
+    newHere.textContent = awele ? t("awele.newHere") : t("home.newHere");
+    learn.href = awele ? "/awele/learn" : "/learn";
+  };
+  drawQuick();
 
   const hotseat = h("button", { class: "button", id: "play-hotseat", type: "button" }, t("home.hotseat"));
   hotseat.addEventListener("click", async () => {
     hotseat.disabled = true;
     try {
-      const { game } = await post("/api/games/hotseat", { rules: "ataxx", blocks: null, clock: null });
+      const body = chosen.value === "awele"
+        ? { game: "awele", rules: "awele", clock: null }
+        : { rules: "ataxx", blocks: null, clock: null };
+      const { game } = await post("/api/games/hotseat", body);
       navigate(`/game/${game}`);
     } catch (err) {
       quickError.textContent = errorText(err);
@@ -61,6 +107,12 @@ export function homeView(main) {
   const aiBox = h("div");
   const seekBox = h("div");
   const seeksBox = h("div", { id: "seeks" });
+  // The lobby shows the seeks of both games unless a game is chosen here.
+  const seekFilter = h("select", { id: "seek-filter", name: "seek-filter" },
+    h("option", { value: "" }, t("games.all")),
+    h("option", { value: "ataxx" }, gameName("ataxx")),
+    h("option", { value: "awele" }, gameName("awele")));
+  seekFilter.addEventListener("change", () => drawSeeks());
 
   mount(main,
     h("section", { class: "hero" },
@@ -68,10 +120,13 @@ export function homeView(main) {
       h("p", { class: "tagline" }, t("home.tagline")),
       counts,
       h("p", { class: "welcome" }, t("home.guestsWelcome")),
-      h("p", { class: "learn-link" }, t("home.newHere"), " ",
-        h("a", { href: "/learn", id: "learn-link" }, t("home.learn"))),
+      h("p", { class: "games-line" }, t("home.games"), " ",
+        h("a", { href: "/rules", id: "ataxx-rules-link" }, gameName("ataxx")), " · ",
+        h("a", { href: "/awele/rules", id: "awele-rules-link" }, gameName("awele"))),
+      h("p", { class: "learn-link" }, newHere, " ", learn),
+      quickChoice,
       quick,
-      h("p", { class: "hint", id: "quick-hint" }, t("home.quickHint", { color: colorLabel("x").toLowerCase() })),
+      quickHint,
       quickError,
       h("p", { class: "features" }, t("home.features")),
       h("nav", { class: "hero-links" },
@@ -80,7 +135,8 @@ export function homeView(main) {
         h("a", { href: "/editor", class: "button", id: "open-editor" }, t("nav.editor")),
         h("a", { href: "/load", class: "button", id: "open-load" }, t("load.title")),
         h("a", { href: "/watch", class: "button" }, t("nav.watch")),
-        h("a", { href: "/rules", class: "button" }, t("nav.rules")))),
+        h("a", { href: "/rules", class: "button" }, t("nav.rules")),
+        h("a", { href: "/awele/rules", class: "button", id: "open-awele-rules" }, t("awele.rulesLink")))),
     resume,
     incoming,
     h("section", { class: "panel" },
@@ -88,6 +144,7 @@ export function homeView(main) {
         h("summary", {}, t("home.computerOptions")), aiBox)),
     h("section", { class: "panel", id: "lobby" },
       h("h2", {}, t("lobby.title")),
+      h("div", { class: "field inline" }, h("label", { for: seekFilter.id }, t("lobby.filter")), seekFilter),
       seeksBox,
       h("details", { id: "seek-details" }, h("summary", {}, t("lobby.createSeek")), seekBox)));
 
@@ -118,7 +175,7 @@ export function homeView(main) {
   // The forms, once the options are known (defaults meanwhile).
   let seeks = [];
   const drawForms = (options) => {
-    const ai = settingsForm(options, { level: true, prefix: "ai" });
+    const ai = settingsForm(options, { level: true, prefix: "ai", game: chosen.value });
     const aiError = h("p", { class: "form-error", role: "alert" });
     const aiForm = h("form", { id: "ai-form", class: "panel-form" },
       ai.el, h("button", { type: "submit", class: "primary" }, t("home.startGame")), aiError);
@@ -128,7 +185,7 @@ export function homeView(main) {
       aiError.textContent = "";
       playComputer(ai.read(), aiError);
     });
-    const sk = settingsForm(options, { rated: true, prefix: "seek", defaults: { color: "random" } });
+    const sk = settingsForm(options, { rated: true, prefix: "seek", defaults: { color: "random" }, game: chosen.value });
     const seekError = h("p", { class: "form-error", role: "alert" });
     const seekForm = h("form", { id: "seek-form", class: "panel-form" },
       sk.el, h("button", { type: "submit" }, t("lobby.seekSubmit")), seekError);
@@ -148,29 +205,33 @@ export function homeView(main) {
   loadOptions().then(drawForms, () => drawForms(DEFAULT_OPTIONS));
 
   const drawSeeks = () => {
-    if (seeks.length === 0) {
+    const shown = seeks.filter((seek) => !seekFilter.value || (seek.kind || "ataxx") === seekFilter.value);
+    if (shown.length === 0) {
       mount(seeksBox, h("p", { class: "empty" }, t("lobby.noSeeks")));
       return;
     }
     mount(seeksBox, h("table", { class: "list cards", id: "seek-table" },
       h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("lobby.game")),
         h("th", { scope: "col" }, t("lobby.player")),
         h("th", { scope: "col" }, t("lobby.rating")),
         h("th", { scope: "col" }, t("lobby.settings")),
         h("th", { scope: "col" }, t("lobby.side")),
         h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("lobby.actions"))))),
-      h("tbody", {}, seeks.map((seek) => {
+      h("tbody", {}, shown.map((seek) => {
         // The protocol promises "mine"; fall back on comparing ids if it is missing.
         seek.mine = seek.mine ?? Boolean(seek.user && session.user && seek.user.id === session.user.id);
         const button = seek.mine
           ? h("button", { type: "button", class: "seek-cancel", dataset: { seek: seek.id } }, t("lobby.cancel"))
           : h("button", { type: "button", class: "seek-accept primary", dataset: { seek: seek.id } }, t("lobby.accept"));
         button.addEventListener("click", () => seekAction(seek, button));
-        return h("tr", { dataset: { seek: seek.id } },
+        const kind = seek.kind || "ataxx";
+        return h("tr", { dataset: { seek: seek.id, kind } },
+          h("td", { class: "game-cell", dataset: { label: t("lobby.game") } }, gameName(kind)),
           h("td", { dataset: { label: t("lobby.player") } }, seek.user ? seek.user.name : "?"),
           h("td", { dataset: { label: t("lobby.rating") } }, seek.user ? seek.user.rating_text || "" : ""),
           h("td", { class: "wide", dataset: { label: t("lobby.settings") } }, settingsSummary(seek)),
-          h("td", { dataset: { label: t("lobby.side") } }, sideText(seek.color)),
+          h("td", { dataset: { label: t("lobby.side") } }, sideText(seek.color, kind)),
           h("td", { class: "actions" }, button));
       }))));
   };

@@ -169,7 +169,7 @@ export function invitationView(main, { id }) {
     const parts = [
       h("p", { class: "invitation-from" }, t("invite.from", { name: inv.from ? inv.from.name : "?" })),
       h("p", {}, settingsSummary(inv)),
-      h("p", {}, t("invite.senderPlays", { side: sideText(inv.color) })),
+      h("p", {}, t("invite.senderPlays", { side: sideText(inv.color, inv.kind) })),
     ];
     if (inv.status !== "open") {
       parts.push(h("p", { class: "status" }, t(`invite.status.${inv.status}`)));

@@ -1,4 +1,8 @@
-// views/load.js — restore a saved game (/load): a PGN record, pasted or from a file.
+// views/load.js — restore a saved game (/load): a record, pasted or from a file.
+//
+// Ataxx records are PGN; Awele records are OGN (Aualé's notation, which
+// begins with its `[Variant ...]` tag): the page sends the text as one or the
+// other by that tag.
 //
 // The server reads and checks the record (POST /api/records: every move is
 // played again by the rules library) and sends back its positions; a record
@@ -13,12 +17,17 @@ import { navigate } from "../router.js";
 import { errorText } from "../ui.js";
 import { copyBox, inviteUrl } from "./invite.js";
 import { drawReplay } from "./replay.js";
-import { DEFAULT_OPTIONS, loadOptions, sideChoices } from "./settings.js";
+import { DEFAULT_OPTIONS, gameOptions, loadOptions, sideChoices } from "./settings.js";
+
+/** Whether ``text`` is an Awele record (OGN): it has OGN's Variant tag, or its South/North players. */
+export function looksLikeOgn(text) {
+  return /^\s*\[(Variant|South|North)\s/m.test(text);
+}
 
 export function loadView(main) {
   let cleanup = null;
-  const text = h("textarea", { id: "record-text", rows: 10, spellcheck: "false", placeholder: '[Rules "ataxx"]\n\n1. g2 a1a3 *' });
-  const file = h("input", { type: "file", id: "record-file", accept: ".pgn,text/plain" });
+  const text = h("textarea", { id: "record-text", rows: 10, spellcheck: "false", placeholder: '[Rules "ataxx"]\n\n1. g2 a1a3 *\n\n[Variant "awele"]\n\n1. C a 2. D b *' });
+  const file = h("input", { type: "file", id: "record-file", accept: ".pgn,.ogn,text/plain" });
   const error = h("p", { id: "record-error", class: "form-error", role: "alert" });
   const load = h("button", { type: "submit", class: "primary", id: "record-load" }, t("load.submit"));
   const viewer = h("div", { id: "record-viewer" });
@@ -40,7 +49,7 @@ export function loadView(main) {
     error.textContent = "";
     let record;
     try {
-      record = await post("/api/records", { pgn: text.value });
+      record = await post("/api/records", looksLikeOgn(text.value) ? { ogn: text.value } : { pgn: text.value });
     } catch (err) {
       error.textContent = errorText(err); // the viewer keeps what it showed
       return;
@@ -57,7 +66,10 @@ export function loadView(main) {
     const continueError = h("p", { class: "form-error", role: "alert", id: "continue-error" });
     const inviteBox = h("div");
     let buttons = [];
-    const setup = () => ({ rules: record.rules, blocks: record.blocks, fen: record.positions[ply].fen });
+    const awele = record.kind === "awele";
+    const setup = () => (awele
+      ? { game: "awele", rules: record.rules, start: "custom", position: record.positions[ply].position }
+      : { rules: record.rules, blocks: record.blocks, fen: record.positions[ply].fen });
     const go = async (path, extra) => {
       continueError.textContent = "";
       try {
@@ -69,9 +81,15 @@ export function loadView(main) {
       }
     };
     if (record.continuable) {
-      const level = select("continue-level", DEFAULT_OPTIONS.levels.map((l) => [l, t(`level.${l}`)]), "simple");
-      const color = select("continue-color", sideChoices(), "x");
-      loadOptions().then((o) => mount(level, o.levels.map((l) => h("option", { value: l, selected: l === "simple" }, t(`level.${l}`)))), () => {});
+      const kind = awele ? "awele" : "ataxx";
+      const levels = (o) => gameOptions(o, kind);
+      const first = levels(DEFAULT_OPTIONS).default_level;
+      const level = select("continue-level", levels(DEFAULT_OPTIONS).levels.map((l) => [l, t(`level.${l}`)]), first);
+      const color = select("continue-color", sideChoices(kind), "x");
+      loadOptions().then((o) => {
+        const g = levels(o);
+        mount(level, g.levels.map((l) => h("option", { value: l, selected: l === g.default_level }, t(`level.${l}`))));
+      }, () => {});
       const ai = h("button", { type: "button", class: "primary", id: "continue-ai" }, t("load.continueComputer"));
       const hot = h("button", { type: "button", id: "continue-hotseat" }, t("load.continueHotseat"));
       const friend = h("button", { type: "button", id: "continue-invite" }, t("load.continueFriend"));

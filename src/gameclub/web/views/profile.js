@@ -1,12 +1,17 @@
-// views/profile.js — a player's page (/player/{name}): rating, statistics,
+// views/profile.js — a player's page (/player/{name}): ratings, statistics,
 // rating history plot and game history (each game opens in the replay viewer).
+// Each game has its own rating: both are shown at the top; the statistics and
+// the plot are one game's (a tab each, `?game=awele`), the history lists the
+// games of both with a filter.
 
 import { get } from "../api.js";
 import { formatDate, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { ratingPlot } from "../plot.js";
 import { errorText } from "../ui.js";
-import { colorName, playerName, resultText } from "./game.js";
+import { gameName, playerName, resultText, sideName } from "./game.js";
+
+const GAMES = ["ataxx", "awele"];
 
 const PAGE = 20;
 
@@ -56,21 +61,44 @@ function outcomeFor(game, name) {
 }
 
 export function profileView(main, { name }) {
+  const game = new URLSearchParams(location.search).get("game") === "awele" ? "awele" : "ataxx";
   const head = h("h1", { tabindex: -1 }, name);
+  const ratingsBox = h("div", { id: "profile-ratings" });
+  const tabs = h("nav", { class: "tabs", id: "profile-tabs", "aria-label": t("settings.game") },
+    GAMES.map((g) => h("a", {
+      href: `/player/${encodeURIComponent(name)}${g === "ataxx" ? "" : `?game=${g}`}`, class: "button small",
+      id: `profile-${g}`, "aria-current": g === game ? "page" : null, dataset: { game: g },
+    }, gameName(g))));
   const info = h("div");
   const plotBox = h("section", { class: "panel" });
-  const gamesBox = h("section", { class: "panel", id: "game-history" });
-  mount(main, head, info, plotBox, gamesBox);
+  const filter = h("select", { id: "games-filter", name: "games-filter" },
+    h("option", { value: "" }, t("games.all")),
+    GAMES.map((g) => h("option", { value: g }, gameName(g))));
+  const gamesBox = h("div");
+  mount(main, head, ratingsBox, tabs, info, plotBox,
+    h("section", { class: "panel", id: "game-history" },
+      h("div", { class: "field inline" }, h("label", { for: filter.id }, t("lobby.filter")), filter), gamesBox));
   let offset = 0;
   const enc = encodeURIComponent(name);
+  filter.addEventListener("change", () => {
+    offset = 0;
+    drawGames();
+  });
 
-  get(`/api/users/${enc}`).then(({ user, stats }) => {
+  get(`/api/users/${enc}?game=${game}`).then(({ user, stats, ratings }) => {
+    // Both games' ratings (a server without per-game ratings: the one rating, Ataxx's).
+    const all = ratings || { ataxx: user };
+    mount(ratingsBox, h("ul", { class: "plain ratings-line" }, GAMES.filter((g) => all[g]).map((g) => h("li",
+      { dataset: { game: g }, class: "profile-rating" }, h("strong", {}, gameName(g)), " ",
+      user.guest ? t("profile.guestShort")
+        : all[g].rated_games ? t("profile.rating", { rating: all[g].rating_text, games: all[g].rated_games })
+          : t("profile.unrated")))));
     const ai = Object.entries(stats.ai || {}).map(([level, row]) => [t(`level.${level}`), row]);
     const opp = (stats.opponents || []).map((row) => [
       h("a", { href: `/player/${encodeURIComponent(row.name)}` }, row.name), row]);
     mount(info,
       h("p", { class: "profile-line" },
-        user.guest ? t("profile.guest") : t("profile.rating", { rating: user.rating_text, games: user.rated_games }),
+        user.guest ? t("profile.guest") : gameName(game),
         user.created_at ? ` · ${t("profile.since", { date: new Date(user.created_at).toLocaleDateString() })}` : ""),
       h("section", { class: "panel stats-grid" },
         statsTable("stats-overall", t("stats.overall"), [[t("stats.all"), stats.overall]]),
@@ -87,27 +115,30 @@ export function profileView(main, { name }) {
         : null);
   }, (err) => mount(info, h("p", { class: "form-error" }, errorText(err))));
 
-  get(`/api/users/${enc}/ratings`).then(({ history }) => {
+  get(`/api/users/${enc}/ratings?game=${game}`).then(({ history }) => {
     mount(plotBox, h("h2", {}, t("profile.ratingHistory")), ratingPlot(history));
   }, () => mount(plotBox));
 
   const drawGames = async () => {
     let data;
     try {
-      data = await get(`/api/users/${enc}/games?offset=${offset}&limit=${PAGE}`);
+      const only = filter.value ? `&game=${filter.value}` : "";
+      data = await get(`/api/users/${enc}/games?offset=${offset}&limit=${PAGE}${only}`);
     } catch (err) {
       mount(gamesBox, h("p", { class: "form-error" }, errorText(err)));
       return;
     }
     const rows = data.games.map((g) => {
       const outcome = outcomeFor(g, name);
-      return h("tr", { dataset: { game: g.id } },
+      const kind = g.kind || "ataxx";
+      return h("tr", { dataset: { game: g.id, kind } },
         h("td", {}, formatDate(g.created_at)),
+        h("td", { class: "game-cell" }, gameName(kind)),
         h("td", {}, playerName(g.players.x)),
         h("td", {}, playerName(g.players.o)),
         h("td", {}, g.rules + (g.rated ? ` · ${t("settings.ratedShort")}` : "")),
         h("td", { class: `outcome ${outcome}` }, outcome ? t(`stats.${outcome}`) : "",
-          g.result && g.result.reason ? h("small", {}, " ", resultText(g.result)) : t("profile.inProgress")),
+          g.result && g.result.reason ? h("small", {}, " ", resultText(g.result, kind)) : t("profile.inProgress")),
         h("td", {}, String(g.plies)),
         h("td", {}, h("a", { class: "button", href: g.result && g.result.reason ? `/replay/${g.id}` : `/game/${g.id}` },
           g.result && g.result.reason ? t("profile.replay") : t("profile.open"))));
@@ -127,8 +158,9 @@ export function profileView(main, { name }) {
         ? h("table", { class: "list" },
           h("thead", {}, h("tr", {},
             h("th", { scope: "col" }, t("profile.date")),
-            h("th", { scope: "col" }, colorName("x")),
-            h("th", { scope: "col" }, colorName("o")),
+            h("th", { scope: "col" }, t("lobby.game")),
+            h("th", { scope: "col" }, sideName("x", "ataxx")),
+            h("th", { scope: "col" }, sideName("o", "ataxx")),
             h("th", { scope: "col" }, t("watch.settings")),
             h("th", { scope: "col" }, t("profile.result")),
             h("th", { scope: "col" }, t("watch.moves")),

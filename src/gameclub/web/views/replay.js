@@ -6,12 +6,13 @@
 // The squares that changed colour between two positions are the flips.
 
 import { get } from "../api.js";
+import { AweleBoard } from "../awele-board.js";
 import { Board } from "../board.js";
 import { formatDate, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
 import { announce, errorText } from "../ui.js";
-import { colorName, playerName, resultText } from "./game.js";
+import { gameName, playerName, resultText, sideName } from "./game.js";
 
 function flipsBetween(before, after) {
   const flipped = [];
@@ -53,10 +54,16 @@ export function replayView(main, { id }) {
 export function drawReplay(main, game, opts = {}) {
   const id = opts.id || null;
   {
+    const awele = game.kind === "awele";
+    const side = (c) => sideName(c, game.kind);
     const total = game.moves.length;
-    const startMover = game.start_fen.split(" ")[1] === "o" ? "o" : "x";
+    const startMover = awele
+      ? (game.start_position || "").endsWith("-N") ? "o" : "x"
+      : game.start_fen.split(" ")[1] === "o" ? "o" : "x";
     let ply = opts.startPly !== undefined ? Math.min(total, opts.startPly) : total;
-    const board = new Board({ width: game.width, height: game.height, label: t("replay.boardLabel") });
+    const board = awele
+      ? new AweleBoard({ label: t("replay.boardLabel") })
+      : new Board({ width: game.width, height: game.height, label: t("replay.boardLabel") });
     const position = h("p", { class: "replay-position", id: "replay-position", aria: { live: "polite" } });
     const counts = h("span", { class: "counts-line", id: "replay-counts" });
     const flip = h("button", { type: "button", id: "flip-board", class: "small", "aria-pressed": "false",
@@ -83,17 +90,23 @@ export function drawReplay(main, game, opts = {}) {
       ply = Math.max(0, Math.min(total, n));
       const pos = game.positions[ply];
       const move = ply > 0 ? game.moves[ply - 1] : null;
-      const last = move ? { move, flipped: flipsBetween(game.positions[ply - 1].cells, pos.cells) } : null;
-      board.update({ cells: pos.cells, last, animate: true });
+      if (awele) {
+        board.update({ pits: pos.pits, stores: pos.stores, last: ply > 0 ? pos.last || { move } : null, animate: true });
+      } else {
+        const last = move ? { move, flipped: flipsBetween(game.positions[ply - 1].cells, pos.cells) } : null;
+        board.update({ cells: pos.cells, last, animate: true });
+      }
       slider.value = String(ply);
       const mover = ply > 0 ? ((ply - 1) % 2 === 0 ? startMover : startMover === "x" ? "o" : "x") : null;
       const text = ply === 0
         ? t("replay.start")
-        : t("replay.after", { n: ply, total, color: colorName(mover), move: move === "0000" ? t("moves.pass") : move });
+        : t("replay.after", { n: ply, total, color: side(mover), move: move === "0000" ? t("moves.pass") : move });
       position.textContent = text;
-      counts.textContent = t("game.countsLine",
-        { xName: colorName("x"), x: pos.counts.x, oName: colorName("o"), o: pos.counts.o });
-      mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k) }));
+      const held = awele ? pos.stores : pos.counts;
+      counts.textContent = t(awele ? "awele.storesLine" : "game.countsLine",
+        { xName: side("x"), x: held.x, oName: side("o"), o: held.o });
+      mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k),
+        sideName: awele ? side : undefined }));
       if (opts.onPly) opts.onPly(ply);
       if (speak) announce(text);
     }
@@ -112,14 +125,18 @@ export function drawReplay(main, game, opts = {}) {
     const o = playerName(game.players.o);
     const resultLine = typeof game.result === "string"
       ? game.result
-      : game.result ? resultText(game.result) : t("profile.inProgress");
+      : game.result ? resultText(game.result, game.kind) : t("profile.inProgress");
+    const recordText = game.record ? game.record.text : game.pgn;
+    const settings = awele
+      ? [gameName("awele"), game.rules, game.start === "custom" ? game.start_position : null]
+      : [game.rules, game.blocks || t("settings.noBlocks")];
     const editorQuery = new URLSearchParams({ rules: game.rules });
     if (game.blocks) editorQuery.set("blocks", game.blocks);
     mount(main,
       h("section", { class: "game replay", id: "replay", dataset: { game: id || "" } },
         h("div", { class: "game-head" },
           h("h1", { tabindex: -1 }, t("game.title", { x, o })),
-          h("p", {}, [game.rules, game.blocks || t("settings.noBlocks"), game.created_at ? formatDate(game.created_at) : null]
+          h("p", { id: "replay-settings" }, [...settings, game.created_at ? formatDate(game.created_at) : null]
             .filter(Boolean).join(" · ")),
           h("p", { class: "replay-result", id: "replay-result" }, resultLine),
           opts.head || null),
@@ -131,13 +148,15 @@ export function drawReplay(main, game, opts = {}) {
             h("h2", {}, t("game.moves")), moveBox,
             id && game.status === "started" ? h("a", { class: "button", href: `/game/${id}` }, t("replay.live")) : null,
             h("p", { class: "buttons" },
-              id ? h("a", { class: "button small", id: "download-pgn", href: `/api/games/${encodeURIComponent(id)}/pgn`,
-                download: `gameclub-${id}.pgn` }, t("game.downloadPgn")) : null,
-              game.width === 7 && game.height === 7
+              id ? h("a", { class: "button small", id: "download-pgn",
+                href: `/api/games/${encodeURIComponent(id)}/${awele ? "record" : "pgn"}`,
+                download: `gameclub-${id}.${awele ? "ogn" : "pgn"}` }, t(awele ? "awele.downloadOgn" : "game.downloadPgn")) : null,
+              !awele && game.width === 7 && game.height === 7
                 ? h("a", { class: "button small", id: "open-editor", href: `/editor?${editorQuery}` }, t("replay.openEditor"))
                 : null),
-            id ? h("p", { class: "hint", id: "pgn-note" }, t("game.pgnNote")) : null,
-            game.pgn ? h("details", {}, h("summary", {}, t("replay.pgn")), h("pre", { class: "pgn" }, game.pgn)) : null))));
+            id && !awele ? h("p", { class: "hint", id: "pgn-note" }, t("game.pgnNote")) : null,
+            recordText ? h("details", {}, h("summary", {}, t(awele ? "awele.record" : "replay.pgn")),
+              h("pre", { class: "pgn" }, recordText)) : null))));
     go(ply, false);
     return () => document.removeEventListener("keydown", onKey);
   }

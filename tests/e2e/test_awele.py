@@ -1,0 +1,260 @@
+"""Awele in the club, in a real browser (Chromium + Playwright, the real server).
+
+1. A guest plays Awele against the computer (level random) to the end by
+   clicking pits: the result line, and every seed of the 48 accounted for.
+2. Two people play Awele through an invitation link: each sees the other's
+   moves (the pit played marked), then one resigns.
+3. On a 390 px phone: the board fits, South's row at the bottom, the pits big
+   enough to tap, and a move is sown seed by seed (then nothing moves when the
+   reader asks for reduced motion).
+4. The Awele rules page: the three rule sets, and the guide's live board
+   capturing two pits.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip(
+        f"BROWSER TESTS SKIPPED: {CHROMIUM} is missing. Install it with "
+        "`sh scripts/install-browser.sh` (apt-get install chromium) to run tests/e2e.",
+        allow_module_level=True,
+    )
+
+from playwright.sync_api import expect  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+#: The endings of an Awele game by its rules (docs/protocol.md, "Awele").
+RULES_ENDINGS = re.compile(r"^(majority|draw-24|stuck|no-feed|repetition)$")
+
+
+def game_id_of(page) -> str:
+    match = re.search(r"/game/([A-Za-z0-9]+)$", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def board_seeds(page) -> dict[str, int]:
+    """The pits and stores as the page draws them: {"A": 4, ..., "store-x": 0, "store-o": 0}."""
+    pits = page.eval_on_selector_all(
+        ".board.awele .pit", "els => els.map(e => [e.dataset.pit, Number(e.dataset.seeds)])")
+    stores = page.eval_on_selector_all(
+        ".board.awele .store", "els => els.map(e => ['store-' + e.dataset.store, Number(e.dataset.seeds)])")
+    return dict(pits + stores)
+
+
+def play_one_pit(page, ui, choose: str = "first") -> str:
+    """Click a pit the page offers (the first or the last of them) and wait for the move in the list."""
+    ui.wait_turn(page)
+    before = ui.move_count(page)
+    legal = page.locator(".board.can-play .pit.legal")
+    pit = legal.first if choose == "first" else legal.last
+    letter = str(pit.get_attribute("data-pit"))
+    pit.click()
+    ui.wait_moves(page, before + 1)
+    return letter
+
+
+def start_awele_invitation(club, new_page):
+    """Ann (South) invites by link to Awele, Bob opens it and accepts: both land on the game."""
+    ann = new_page(club.url, reduced_motion="reduce")
+    bob = new_page(club.url, reduced_motion="reduce")
+    ann.goto("/invite")
+    ann.locator("#inv-game").select_option("awele")
+    expect(ann.locator("#inv-blocks-mode")).to_be_hidden()  # Ataxx's board options go away
+    expect(ann.locator("#inv-rules")).to_have_value("awele")
+    ann.locator("#inv-color").select_option("x")
+    ann.locator("#create-invite-link").click()
+    link = ann.locator("#invite-link")
+    expect(link).to_have_value(re.compile(r"/invite/[A-Za-z0-9]+$"))
+    bob.goto(link.input_value())
+    expect(bob.locator("#invitation")).to_contain_text("Awele")
+    expect(bob.locator("#invitation")).to_contain_text("South")
+    bob.locator("#invite-accept").click()
+    bob.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    game = game_id_of(bob)
+    ann.wait_for_url(f"**/game/{game}")
+    for page in (ann, bob):
+        expect(page.locator(".board.awele .pit")).to_have_count(12)
+    return ann, bob, game
+
+
+def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
+    page = new_page(club.url, reduced_motion="reduce")
+    page.goto("/")
+    page.locator("#ai-details summary").click()
+    page.locator("#ai-game").select_option("awele")
+    expect(page.locator("#ai-blocks-mode")).to_be_hidden()
+    expect(page.locator("#ai-start")).to_be_hidden()
+    levels = page.locator("#ai-level option").evaluate_all("els => els.map(e => e.value)")
+    assert levels == ["random", "greedy", "master"]
+    page.locator("#ai-level").select_option("random")
+    page.locator("#ai-color").select_option("x")
+    page.locator("#ai-rules").select_option("awele")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+
+    # The start: four seeds in every pit, South's six pits to play, named for screen readers.
+    expect(page.locator(".board.awele .pit")).to_have_count(12)
+    ui.wait_turn(page)
+    assert board_seeds(page) == {**{p: 4 for p in "ABCDEFabcdef"}, "store-x": 0, "store-o": 0}
+    expect(page.locator(".pit.legal")).to_have_count(6)
+    assert set(page.locator(".pit.legal").evaluate_all("els => els.map(e => e.dataset.pit)")) == set("ABCDEF")
+    expect(page.locator('[data-pit="C"]')).to_have_attribute("aria-label", re.compile(r"^C, 4 seeds, South"))
+    expect(page.locator("#game-settings")).to_contain_text("Awele")
+
+    # The first move typed ("c" is South's C), then by clicking pits until the game ends.
+    page.locator("#move-input").fill("c")
+    page.locator("#move-input").press("Enter")
+    ui.wait_moves(page, 2)  # ours, then the computer's answer
+    expect(page.locator("#move-list li").first).to_contain_text("C")
+    expect(page.locator("#announcer")).not_to_be_empty()
+    banner = page.locator("#result-banner")
+    for turn in range(400):
+        page.wait_for_function(
+            "() => document.querySelector('.board.can-play') || "
+            "!document.getElementById('result-banner').hidden", timeout=30_000)
+        if banner.is_visible():
+            break
+        # Alternate ends of the row, so that the game does not circle for ever.
+        play_one_pit(page, ui, "first" if turn % 3 else "last")
+        seeds = board_seeds(page)
+        assert sum(seeds.values()) == 48, seeds  # sowing and capturing lose no seed
+    expect(banner).to_be_visible(timeout=20_000)
+    expect(banner).to_have_attribute("data-reason", RULES_ENDINGS)
+    expect(banner).to_contain_text(re.compile(r"You win|You lose|Draw"))
+    # The result line gives the final score in seeds; with the seeds left on the board the 48 are all there.
+    text = str(banner.locator(".result-text").text_content())
+    score = re.search(r"(\d+)–(\d+) seeds", text)
+    assert score, text
+    seeds = board_seeds(page)
+    assert sum(seeds.values()) == 48, seeds
+    south, north = int(score.group(1)), int(score.group(2))
+    assert south + north <= 48
+    assert south >= seeds["store-x"] and north >= seeds["store-o"]
+    expect(page.locator("#announcer")).to_contain_text("Game over")
+    expect(page.locator(".board.can-play")).to_have_count(0)
+    # The record of the game is an OGN file.
+    expect(page.locator("#download-pgn")).to_have_attribute("href", re.compile(r"/record$"))
+    expect(page.locator("#download-pgn")).to_have_attribute("download", re.compile(r"\.ogn$"))
+
+
+def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
+    ann, bob, game = start_awele_invitation(club, new_page)
+    # Each sees his own row at the bottom: Bob (North) has the board turned round.
+    expect(ann.locator(".board.awele")).not_to_have_class(re.compile(r"\bflipped\b"))
+    expect(bob.locator(".board.awele")).to_have_class(re.compile(r"\bflipped\b"))
+    expect(ann.locator("#game-status")).to_have_text("Your turn.")
+    expect(bob.locator("#game-status")).to_contain_text("Waiting for")
+    expect(bob.locator(".pit.legal")).to_have_count(0)
+    for turn in range(6):
+        mover, other = (ann, bob) if turn % 2 == 0 else (bob, ann)
+        letter = play_one_pit(mover, ui, "last")
+        assert letter in ("ABCDEF" if mover is ann else "abcdef")
+        ui.wait_moves(other, turn + 1)
+        expect(other.locator(f'[data-pit="{letter}"]')).to_have_class(re.compile(r"\blast-move\b"))
+        expect(other.locator(f'[data-pit="{letter}"]')).to_have_attribute("data-seeds", "0")
+        expect(other.locator("#move-list li").last).to_contain_text(letter)
+        expect(other.locator(".board.can-play")).to_have_count(1)
+        assert board_seeds(ann) == board_seeds(bob)
+    assert ui.move_count(ann) == ui.move_count(bob) == 6
+
+    # Bob resigns (the button asks to confirm): both see the result.
+    bob.locator("#resign").click()
+    bob.locator("#resign").click()
+    for page in (ann, bob):
+        expect(page.locator("#result-banner")).to_be_visible()
+        expect(page.locator("#result-banner")).to_have_attribute("data-reason", "resign")
+    expect(ann.locator("#result-banner")).to_contain_text("You win")
+    expect(ann.locator("#result-banner")).to_contain_text("South wins")
+    expect(bob.locator("#result-banner")).to_contain_text("You lose")
+
+
+def test_the_awele_board_on_a_phone(club, new_page, ui):
+    page = new_page(club.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto("/")
+    page.locator("#quick-awele").click()
+    expect(page.locator("#quick-hint")).to_contain_text("South")
+    page.locator("#play-computer").click()
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    ui.wait_turn(page)
+    board = page.locator(".board.awele")
+    box = board.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    pits = {p: page.locator(f'[data-pit="{p}"]').bounding_box() for p in "ABCDEFabcdef"}
+    for name, pit in pits.items():
+        assert pit and pit["width"] >= 40 and pit["height"] >= 40, (name, pit)
+    # South's row at the bottom, A on South's left; North's a above South's F.
+    assert pits["A"]["y"] > pits["a"]["y"] + 20
+    assert pits["A"]["x"] < pits["F"]["x"]
+    assert abs(pits["a"]["x"] - pits["F"]["x"]) < 2
+    # South's store at South's right hand, North's at the left.
+    store_x = page.locator('[data-store="x"]').bounding_box()
+    store_o = page.locator('[data-store="o"]').bounding_box()
+    assert store_x and store_o and store_x["x"] > pits["F"]["x"] and store_o["x"] < pits["A"]["x"]
+
+    # A tap sows seed by seed: the board animates, then shows the server's position.
+    page.locator('[data-pit="C"]').tap()
+    page.wait_for_selector(".board.awele.animating", timeout=5_000)
+    ui.wait_moves(page, 1)
+    expect(page.locator("#move-list li").first).to_contain_text("C")
+    ui.wait_turn(page)  # the computer's answer, sown in turn
+    page.wait_for_selector(".board.awele:not(.animating)", timeout=10_000)
+    assert sum(board_seeds(page).values()) == 48
+    # The flip button turns the board round: then North's row is at the bottom.
+    page.locator("#flip-board").click()
+    a_box = page.locator('[data-pit="a"]').bounding_box()
+    c_box = page.locator('[data-pit="C"]').bounding_box()
+    assert a_box and c_box and a_box["y"] > c_box["y"] + 20
+
+
+def test_reduced_motion_sows_at_once(club, new_page, ui):
+    page = new_page(club.url, reduced_motion="reduce")
+    page.goto("/")
+    page.locator("#quick-awele").click()
+    page.locator("#play-computer").click()
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    ui.wait_turn(page)
+    page.evaluate("""() => {
+      window.sawAnimation = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.board.awele.animating')) window.sawAnimation = true;
+      }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['class'] });
+    }""")
+    play_one_pit(page, ui)
+    ui.wait_moves(page, 2)
+    assert page.evaluate("window.sawAnimation") is False
+
+
+def test_the_awele_rules_page(club, new_page):
+    page = new_page(club.url, reduced_motion="reduce")
+    page.goto("/")
+    page.locator("#awele-rules-link").click()
+    page.wait_for_url("**/awele/rules")
+    expect(page.locator("h1")).to_have_text("Awele: the rules")
+    for name in ("awele", "awari", "oware"):
+        expect(page.locator(f"#ruleset-{name}")).to_be_visible()
+    expect(page.locator("#ruleset-awele")).to_contain_text("third time")
+    # The guide's capture: D's four seeds end in b, which makes 3, and a before it 2.
+    scene = page.locator('figure[data-scene="capture"]')
+    scene.locator('[data-pit="D"]').click()
+    expect(scene.locator(".guide-caption")).to_contain_text("5 seeds captured")
+    expect(scene.locator(".guide-score")).to_have_text("South 15 · North 10")
+    expect(scene.locator('[data-pit="a"]')).to_have_class(re.compile(r"\bcaptured\b"))
+    expect(scene.locator('[data-pit="b"]')).to_have_class(re.compile(r"\bcaptured\b"))
+    scene.locator(".guide-reset").click()
+    expect(scene.locator(".guide-score")).to_have_text("South 10 · North 10")
+    # The same guide in French, and the Ataxx pages are still there.
+    page.locator("#lang-select").select_option("fr")
+    expect(page.locator("h1")).to_have_text("Awélé : les règles")
+    page.goto("/awele/learn")
+    expect(page.locator("h1")).to_have_text("Comment jouer à l'Awélé")
+    page.goto("/rules")
+    expect(page.locator("#ruleset-pressibus")).to_be_visible()
