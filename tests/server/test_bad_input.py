@@ -163,3 +163,98 @@ def test_positions_with_digits_that_are_not_ascii_are_refused(club, digit):
     assert response.json()["error"]["code"] == "invalid-position"
     response = ann.post("/api/games/hotseat", {"fen": fen})
     assert response.status_code == 400 and "fen" in response.json()["error"]["message"]
+
+
+def test_moves_of_one_game_sent_to_the_other_change_nothing(club):
+    """An Awele pit to an Ataxx game, an Ataxx move to an Awele game, a pit of the side not
+    to move, a move out of turn: each a clear refusal, and the game's version is unchanged."""
+    ann, bob = club.browser(), club.browser()
+    response = ann.post("/api/invitations", {"to": None, "color": "x"})
+    ataxx = bob.post(f"/api/invitations/{response.json()['invitation']['id']}/accept")
+    response = ann.post("/api/invitations", {"to": None, "color": "x", "game": "awele"})
+    awele = bob.post(f"/api/invitations/{response.json()['invitation']['id']}/accept")
+    games = {"ataxx": ataxx.json()["game"], "awele": awele.json()["game"]}
+    ws_ann, ws_bob = ann.socket(), bob.socket()
+    versions = {}
+    for kind, game in games.items():
+        ws_ann.send({"t": "sub", "game": game})
+        versions[kind] = ws_ann.state(game)["v"]
+    cases = [
+        (ws_ann, "ataxx", "C", "invalid-move"),
+        (ws_ann, "ataxx", "f", "invalid-move"),
+        (ws_ann, "ataxx", "A1", "invalid-move"),
+        (ws_ann, "awele", "a1a3", "invalid-move"),
+        (ws_ann, "awele", "b2", "invalid-move"),
+        (ws_ann, "awele", "0000", "invalid-move"),
+        (ws_ann, "awele", "c", "illegal-move"),  # North's pit, South to move
+        (ws_ann, "awele", "AB", "invalid-move"),
+        (ws_ann, "awele", ["A"], "invalid-move"),
+        (ws_bob, "awele", "a", "not-your-turn"),
+        (ws_bob, "ataxx", "a7", "not-your-turn"),
+    ]
+    for number, (ws, kind, move, code) in enumerate(cases):
+        ws.send({"t": "move", "game": games[kind], "move": move, "ply": 0, "id": number})
+        error = ws.expect(lambda m, n=number: m["t"] == "error" and m.get("id") == n)
+        assert error["code"] == code, (kind, move, error)
+        assert error["message"], error
+    for kind, game in games.items():
+        ws_ann.send({"t": "sub", "game": game})
+        state = ws_ann.state(game)
+        assert state["v"] == versions[kind] and state["moves"] == [], kind
+
+
+@pytest.mark.parametrize(
+    ("position", "says"),
+    [
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-S", "fields"),  # 14 fields
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-0-S", "fields"),  # 16 fields
+        ("-4-4-4-4-4-4-4-4-4-4-4-4-0-S", "negative"),
+        ("4-4-4-4-4-4-4-4-4-4-4-4-1-0-S", "49 seeds"),
+        ("49-0-0-0-0-0-0-0-0-0-0-0-0-0-S", "49 seeds"),
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-X", "side to move"),
+        ("4-4-4-4-4-4-4-4-4-4-4-4-0-0-s", "side to move"),
+        ("4-4-4-4-4-4-4-4-4-4-4-٤-0-0-S", "not a count"),
+        ("04-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "not a count"),
+        (" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "spaces"),
+    ],
+)
+def test_malformed_awele_positions_are_refused_everywhere(club, position, says):
+    ann = club.browser()
+    body = {"game": "awele", "start": "custom", "position": position}
+    for path in GAME_CREATING:
+        response = ann.post(path, body)
+        assert response.status_code == 400, (path, response.text)
+        error = response.json()["error"]
+        assert error["code"] == "invalid-position" and says in error["message"], error
+    response = ann.get("/api/setup", params=body)
+    assert response.json()["error"]["code"] == "invalid-position"
+    assert ann.get("/api/me").json()["games"] == []
+    assert ann.get("/api/lobby").json()["seeks"] == []
+    assert ann.get("/api/invitations").json()["outgoing"] == []
+
+
+def test_fields_of_the_other_game_are_refused(club):
+    ann = club.browser()
+    for body, names in [
+        ({"game": "awele", "blocks": "3ghx"}, "blocks"),
+        ({"game": "awele", "fen": "x5o/7/7/7/7/7/o5x x 0 1"}, "fen"),
+        ({"game": "awele", "rules": "pressibus"}, "rules"),
+        ({"game": "ataxx", "position": "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}, "position"),
+        ({"game": "ataxx", "rules": "oware"}, "rules"),
+        ({"game": "Awele"}, "game"),
+        ({"game": 1}, "game"),
+    ]:
+        for path in GAME_CREATING:
+            response = ann.post(path, {"level": "random", **body})
+            assert response.status_code == 400, (path, body, response.text)
+            error = response.json()["error"]
+            assert error["code"] == "bad-field" and names in error["message"], (body, error)
+    response = ann.post("/api/games/ai", {"game": "awele", "level": "expert"})
+    assert response.json()["error"]["code"] == "bad-field"
+    for query in ("game=chess", "game="):
+        for path in ("/api/lobby", "/api/games/live", "/api/leaderboard", "/api/users/x/games"):
+            response = ann.get(f"{path}?{query}")
+            assert response.status_code in (400, 404), (path, response.text)
+            if path != "/api/users/x/games":
+                assert response.json()["error"]["code"] == "bad-field"
+    assert ann.get("/api/me").json()["games"] == []
