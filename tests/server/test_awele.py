@@ -352,3 +352,29 @@ def test_options_and_setups(club):
     assert setup["kind"] == "awele" and setup["turn"] == "o" and setup["legal"] == ["a"]
     refused = browser.get("/api/setup", params={"game": "awele", "position": "1-2-3"}).json()
     assert refused["error"]["code"] == "invalid-position"
+
+
+def test_an_awele_game_with_a_clock_survives_a_restart(make_club, settings):
+    club = make_club(settings)
+    ann, bob = club.browser(), club.browser()
+    game = invite_and_accept(ann, bob, game="awele", clock={"base": 60, "increment": 2})
+    ws_ann, state = ann.watch(game)
+    ws_bob, _ = bob.watch(game)
+    for ply, move in enumerate(["C", "c", "A"]):
+        ws = ws_ann if ply % 2 == 0 else ws_bob
+        ws.send({"t": "move", "game": game, "move": move, "ply": ply, "id": ply})
+        state = ws.expect(lambda m, n=ply: m["t"] == "state" and len(m["moves"]) > n)
+    assert state["clocks"]["running"] == "o"
+    cookies = bob.client.cookies
+    club.stop()
+
+    again = make_club(settings)
+    bob2 = again.browser()
+    bob2.client.cookies = cookies
+    ws, resumed = bob2.watch(game)
+    assert resumed["kind"] == "awele" and resumed["moves"] == ["C", "c", "A"]
+    assert resumed["pits"] == state["pits"] and resumed["stores"] == state["stores"]
+    assert resumed["last"] == state["last"] and resumed["legal"] == state["legal"]
+    assert resumed["clocks"]["running"] == "o" and resumed["you"] == "o"
+    ws.send({"t": "move", "game": game, "move": resumed["legal"][0], "ply": 3, "id": 9})
+    assert len(ws.state(game, min_v=resumed["v"] + 1)["moves"]) == 4
