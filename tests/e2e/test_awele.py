@@ -45,12 +45,13 @@ def board_seeds(page) -> dict[str, int]:
     pits = page.eval_on_selector_all(
         ".board.awele .pit", "els => els.map(e => [e.dataset.pit, Number(e.dataset.seeds)])")
     stores = page.eval_on_selector_all(
-        ".board.awele .store", "els => els.map(e => ['store-' + e.dataset.store, Number(e.dataset.seeds)])")
+        ".board.awele .store",
+        "els => els.map(e => ['store-' + e.dataset.store, Number(e.dataset.seeds)])")
     return dict(pits + stores)
 
 
 def play_one_pit(page, ui, choose: str = "first") -> str:
-    """Click a pit the page offers (the first or the last of them) and wait for the move in the list."""
+    """Click a pit the page offers (the first or the last of them); wait for the move listed."""
     ui.wait_turn(page)
     before = ui.move_count(page)
     legal = page.locator(".board.can-play .pit.legal")
@@ -105,8 +106,10 @@ def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
     ui.wait_turn(page)
     assert board_seeds(page) == {**{p: 4 for p in "ABCDEFabcdef"}, "store-x": 0, "store-o": 0}
     expect(page.locator(".pit.legal")).to_have_count(6)
-    assert set(page.locator(".pit.legal").evaluate_all("els => els.map(e => e.dataset.pit)")) == set("ABCDEF")
-    expect(page.locator('[data-pit="C"]')).to_have_attribute("aria-label", re.compile(r"^C, 4 seeds, South"))
+    legal = page.locator(".pit.legal").evaluate_all("els => els.map(e => e.dataset.pit)")
+    assert set(legal) == set("ABCDEF")
+    expect(page.locator('[data-pit="C"]')).to_have_attribute(
+        "aria-label", re.compile(r"^C, 4 seeds, South"))
     expect(page.locator("#game-settings")).to_contain_text("Awele")
 
     # The first move typed ("c" is South's C), then by clicking pits until the game ends.
@@ -129,7 +132,8 @@ def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
     expect(banner).to_be_visible(timeout=20_000)
     expect(banner).to_have_attribute("data-reason", RULES_ENDINGS)
     expect(banner).to_contain_text(re.compile(r"You win|You lose|Draw"))
-    # The result line gives the final score in seeds; with the seeds left on the board the 48 are all there.
+    # The result line gives the final score in seeds; with the seeds left on the board
+    # the 48 are all there.
     text = str(banner.locator(".result-text").text_content())
     score = re.search(r"(\d+)–(\d+) seeds", text)
     assert score, text
@@ -146,7 +150,7 @@ def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
 
 
 def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
-    ann, bob, game = start_awele_invitation(club, new_page)
+    ann, bob, _game = start_awele_invitation(club, new_page)
     # Each sees his own row at the bottom: Bob (North) has the board turned round.
     expect(ann.locator(".board.awele")).not_to_have_class(re.compile(r"\bflipped\b"))
     expect(bob.locator(".board.awele")).to_have_class(re.compile(r"\bflipped\b"))
@@ -177,7 +181,8 @@ def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
 
 
 def test_the_awele_board_on_a_phone(club, new_page, ui):
-    page = new_page(club.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = new_page(
+        club.url, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto("/")
     page.locator("#quick-awele").click()
     expect(page.locator("#quick-hint")).to_contain_text("South")

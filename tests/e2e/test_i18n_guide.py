@@ -144,8 +144,11 @@ def test_guide_rules_module() -> None:
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_sides_and_rule_sets_are_named_in_every_language() -> None:
     """Every colour a player may choose names a side, and a Russian verb agrees with it;
-    every rule set the server offers is described in every language."""
-    from gameclub.server.options import RULESETS
+    every rule set the server offers, of either game, is described in every language."""
+    from gameclub.server.options import options_json
+
+    RULESETS = {ruleset["name"] for game in options_json()["games"] for ruleset in game["rulesets"]}
+    assert {"ataxx", "awele", "oware"} <= RULESETS
 
     palette = re.findall(r"^  (\w+): \"#", (WEB / "prefs.js").read_text(encoding="utf-8"), re.M)
     assert len(palette) == 8, palette

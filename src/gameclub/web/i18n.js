@@ -531,6 +531,7 @@ const en = {
 
   "awele.side.x": "South",
   "awele.side.o": "North",
+  "awele.reason.stuck": "the player to move has no seed",
   "awele.score": "{x}–{o} seeds",
   "awele.stored": { one: "{n} seed", other: "{n} seeds" },
   "awele.storesLine": "{xName} {x} · {oName} {o}",
@@ -1129,6 +1130,7 @@ const fr = {
 
   "awele.side.x": "Sud",
   "awele.side.o": "Nord",
+  "awele.reason.stuck": "le joueur au trait n'a plus de graines",
   "awele.score": "{x}–{o} graines",
   "awele.stored": { one: "{n} graine", other: "{n} graines" },
   "awele.storesLine": "{xName} {x} · {oName} {o}",
@@ -1748,6 +1750,7 @@ const ru = {
 
   "awele.side.x": "Юг",
   "awele.side.o": "Север",
+  "awele.reason.stuck": "у игрока на ходу нет зёрен",
   "awele.score": "{x}–{o} зёрен",
   "awele.stored": { one: "{n} зерно", few: "{n} зерна", many: "{n} зёрен", other: "{n} зерна" },
   "awele.storesLine": "{xName} {x} · {oName} {o}",

@@ -14,7 +14,7 @@ import { loadMe, post } from "../api.js";
 import { AweleBoard } from "../awele-board.js";
 import { Board, moveSquares } from "../board.js";
 import { formatClock, h, mount } from "../dom.js";
-import { t } from "../i18n.js";
+import { KEYS, t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
 import { colorLabel } from "../prefs.js";
 import { playMoveSound } from "../sound.js";
@@ -52,7 +52,9 @@ export function playerName(p) {
 
 export function resultText(result, game = "ataxx") {
   if (!result) return "";
-  const reason = t(`reason.${result.reason}`);
+  // Awele says some endings its own way ("stuck": the player to move has no seed).
+  const own = `awele.reason.${result.reason}`;
+  const reason = game === "awele" && KEYS.includes(own) ? t(own) : t(`reason.${result.reason}`);
   const score = result.score
     ? t(game === "awele" ? "awele.score" : "game.score", { x: result.score[0], o: result.score[1] })
     : "";
