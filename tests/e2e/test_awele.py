@@ -3,12 +3,15 @@
 1. A guest plays Awele against the computer (level random) to the end by
    clicking pits: the result line, and every seed of the 48 accounted for.
 2. Two people play Awele through an invitation link: each sees the other's
-   moves (the pit played marked), then one resigns.
+   moves (the pit played marked), a spectator finds it on the Watch list and
+   follows it, then one resigns.
 3. On a 390 px phone: the board fits, South's row at the bottom, the pits big
    enough to tap, and a move is sown seed by seed (then nothing moves when the
    reader asks for reduced motion).
 4. The Awele rules page: the three rule sets, and the guide's live board
    capturing two pits.
+5. An OGN record is loaded (a wrong one refused), replayed, and continued on
+   the hot seat from one of its positions; the new game's record starts there.
 """
 
 from __future__ import annotations
@@ -150,7 +153,7 @@ def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
 
 
 def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
-    ann, bob, _game = start_awele_invitation(club, new_page)
+    ann, bob, game = start_awele_invitation(club, new_page)
     # Each sees his own row at the bottom: Bob (North) has the board turned round.
     expect(ann.locator(".board.awele")).not_to_have_class(re.compile(r"\bflipped\b"))
     expect(bob.locator(".board.awele")).to_have_class(re.compile(r"\bflipped\b"))
@@ -168,6 +171,23 @@ def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
         expect(other.locator(".board.can-play")).to_have_count(1)
         assert board_seeds(ann) == board_seeds(bob)
     assert ui.move_count(ann) == ui.move_count(bob) == 6
+
+    # The Watch list names the game; a spectator sees the same pits, then the next move.
+    carl = new_page(club.url, reduced_motion="reduce")
+    carl.goto("/watch")
+    row = carl.locator(f'tr[data-game="{game}"]')
+    expect(row).to_have_attribute("data-kind", "awele")
+    expect(row).to_contain_text("Awele")
+    row.locator("a.watch-link").click()
+    carl.wait_for_url(f"**/game/{game}")
+    ui.wait_moves(carl, 6)
+    expect(carl.locator("#watching-notice")).to_be_visible()
+    expect(carl.locator(".pit.legal")).to_have_count(0)
+    assert board_seeds(carl) == board_seeds(ann)
+    letter = play_one_pit(ann, ui, "first")
+    ui.wait_moves(carl, 7)
+    expect(carl.locator(f'[data-pit="{letter}"]')).to_have_class(re.compile(r"\blast-move\b"))
+    expect(carl.locator("#announcer")).to_contain_text(f"South sows from {letter}")
 
     # Bob resigns (the button asks to confirm): both see the result.
     bob.locator("#resign").click()
@@ -263,3 +283,50 @@ def test_the_awele_rules_page(club, new_page):
     expect(page.locator("h1")).to_have_text("Comment jouer à l'Awélé")
     page.goto("/rules")
     expect(page.locator("#ruleset-pressibus")).to_be_visible()
+
+
+#: Four moves from the start, sown by hand: C (D, E, F, a), a (b-f), D (E, F, a, b, c), b (c-f, A, B).
+OGN_RECORD = '[Variant "awele"]\n[South "ann"]\n[North "bob"]\n[Result "*"]\n\n1. C a 2. D b *\n'
+
+
+def test_an_awele_record_is_loaded_replayed_and_continued(club, new_page, ui):
+    page = new_page(club.url, reduced_motion="reduce")
+    page.goto("/load")
+    # A record with an illegal move is refused with the reason, and nothing is shown.
+    page.locator("#record-text").fill('[Variant "awele"]\n\n1. C C *\n')
+    page.locator("#record-load").click()
+    expect(page.locator("#record-error")).not_to_be_empty()
+    expect(page.locator("#record-viewer .board")).to_have_count(0)
+
+    page.locator("#record-text").fill(OGN_RECORD)
+    page.locator("#record-load").click()
+    viewer = page.locator("#record-viewer")
+    expect(viewer.locator(".board.awele .pit")).to_have_count(12)
+    expect(viewer).to_contain_text("ann")
+
+    def pits() -> list[int]:
+        seeds = board_seeds(page)
+        return [seeds[p] for p in "ABCDEFabcdef"]
+
+    assert pits() == [5, 5, 0, 0, 6, 6, 1, 0, 7, 6, 6, 6]
+    expect(viewer.locator('[data-pit="b"]')).to_have_class(re.compile(r"\blast-move\b"))
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-position")).to_contain_text("move 3")
+    assert pits() == [4, 4, 0, 0, 6, 6, 1, 6, 6, 5, 5, 5]
+    page.keyboard.press("ArrowLeft")
+    assert pits() == [4, 4, 0, 5, 5, 5, 0, 5, 5, 5, 5, 5]
+
+    # Go on from there on the hot seat: the game starts from that position, South to move.
+    page.locator("#continue-hotseat").click()
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    expect(page.locator(".board.awele .pit")).to_have_count(12)
+    expect(page.locator("#game-settings")).to_contain_text("4-4-0-5-5-5-0-5-5-5-5-5-0-0-S")
+    ui.wait_turn(page)
+    assert pits() == [4, 4, 0, 5, 5, 5, 0, 5, 5, 5, 5, 5]
+    play_one_pit(page, ui)
+    # The game's record is an OGN file that starts from the loaded position.
+    href = page.locator("#download-pgn").get_attribute("href")
+    record = page.request.get(str(href))
+    assert record.ok
+    assert record.text().startswith('[Variant "awele"]')
+    assert "4-4-0-5-5-5-0-5-5-5-5-5-0-0-S" in record.text()
