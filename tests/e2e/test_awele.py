@@ -1,7 +1,8 @@
 """Awele in the club, in a real browser (Chromium + Playwright, the real server).
 
 1. A guest plays Awele against the computer (level random) to the end by
-   clicking pits: the result line, and every seed of the 48 accounted for.
+   clicking pits: the result line, and every seed of the 48 accounted for;
+   the game on the player's page (filtered by game), the leaderboard's tabs.
 2. Two people play Awele through an invitation link: each sees the other's
    moves (the pit played marked), a spectator finds it on the Watch list and
    follows it, then one resigns.
@@ -150,6 +151,24 @@ def test_awele_guest_plays_the_computer_to_the_end(club, new_page, ui):
     # The record of the game is an OGN file.
     expect(page.locator("#download-pgn")).to_have_attribute("href", re.compile(r"/record$"))
     expect(page.locator("#download-pgn")).to_have_attribute("download", re.compile(r"\.ogn$"))
+
+    # The player's page lists the game under its name, with a filter by game.
+    game = game_id_of(page)
+    page.locator("#my-name").click()
+    expect(page.locator("#profile-ratings")).to_contain_text("Awele")
+    row = page.locator(f'#game-history tr[data-game="{game}"]')
+    expect(row).to_have_attribute("data-kind", "awele")
+    expect(row).to_contain_text("Awele")
+    page.locator("#games-filter").select_option("ataxx")
+    expect(row).to_have_count(0)
+    page.locator("#games-filter").select_option("awele")
+    expect(row).to_have_count(1)
+    page.locator("#profile-awele").click()
+    expect(page.locator("#profile-awele")).to_have_attribute("aria-current", "page")
+    # The leaderboard has a tab per game.
+    page.goto("/leaderboard")
+    page.locator("#leaderboard-awele").click()
+    expect(page.locator("#leaderboard-game")).to_have_text("Awele")
 
 
 def test_two_players_play_awele_through_an_invitation_link(club, new_page, ui):
