@@ -16,11 +16,11 @@ import httpx2 as httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from gameclub import games as games_module
 from gameclub.ataxx import Board
 from gameclub.ataxx import blocks as blocks_module
 from gameclub.ataxx.notation import GameRecord
 from gameclub.server import api
-from gameclub.server import boards as boards_module
 from gameclub.server import options as options_module
 from gameclub.server.settings import Settings
 
@@ -36,8 +36,12 @@ def test_the_options_are_built_once_not_per_request(make_club, settings: Setting
         return real(*args, **kwargs)
 
     # Counted, not replaced: the real layouts are walked, and how often is seen.
-    monkeypatch.setattr(options_module, "preferred_configs", counted)
-    for cached in (options_module.options_json, getattr(api, "options_body", None)):
+    monkeypatch.setattr(games_module, "preferred_configs", counted)
+    for cached in (
+        options_module.options_json,
+        games_module.suggested_blocks,
+        getattr(api, "options_body", None),
+    ):
         if hasattr(cached, "cache_clear"):
             cached.cache_clear()  # built afresh for this app
     club = make_club(settings)
@@ -408,14 +412,15 @@ def test_finished_games_kept_in_memory_are_bounded(make_club, settings: Settings
 
 
 def test_a_game_record_is_replayed_once_per_version(club, monkeypatch, first_move):
-    real = boards_module.positions_of
+    ataxx = games_module.GAMES["ataxx"]
+    real = ataxx.replay
     calls = []
 
     def counted(*args: Any) -> Any:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(boards_module, "positions_of", counted)
+    monkeypatch.setattr(ataxx, "replay", counted)
     guest = club.browser()
     game = guest.post("/api/games/hotseat", {}).json()["game"]
     first = [guest.get(f"/api/games/{game}").json() for _ in range(4)]

@@ -139,6 +139,29 @@ PGNS = [
 ]
 
 
+POSITIONS = [
+    "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+    "0-0-0-0-0-1-1-0-0-0-0-0-23-23-S",
+    "0-0-0-0-0-0-4-4-4-4-4-4-24-0-S",
+    "4-4-4-4-4-4-4-4-4-4-4-4-0-S",
+    "9-9-9-9-9-9-4-4-4-4-4-4-0-0-N",
+]
+OGNS = [
+    '[Variant "awele"]\n\n1. C a 2. D *\n',
+    '[Variant "oware"]\n[FEN "0-0-0-0-0-1-1-0-0-0-0-0-23-23-S"]\n\n1. F+2 25-23\n',
+    '[Variant "chess"]\n\n1. A\n',
+    "1. G\n",
+    "1. A a 2. A\n",
+]
+#: The positions with one character changed.
+POSITION_VARIANTS = st.builds(
+    lambda position, at, char: position[:at] + char + position[at + 1 :],
+    st.sampled_from(POSITIONS),
+    st.integers(0, 30),
+    st.sampled_from(["²", "٥", "0", "9", "-", " ", "\x00", "S", "N", "X"]),
+)
+
+
 #: The FENs with one character changed (a digit that is not ASCII, a separator, ...).
 FEN_VARIANTS = st.builds(
     lambda fen, at, char: fen[:at] + char + fen[at + 1 :],
@@ -161,16 +184,19 @@ def clock() -> st.SearchStrategy[Any]:
 
 #: Body fields of the protocol's requests, each with values worth trying.
 BODY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
-    "rules": plausible("ataxx", "pressibus", "site-2005", "chess", None),
+    "game": plausible("ataxx", "awele", "chess", None),
+    "rules": plausible("ataxx", "pressibus", "site-2005", "awele", "awari", "oware", "chess", None),
     "blocks": plausible(None, "none", "random", "3ghx", "g", "6bch", "zz", "0", "a1"),
     "clock": clock(),
     "color": plausible("x", "o", "random", "red"),
     "rated": plausible(True, False),
     "start": plausible("standard", "four-corners", "two-corners", "custom"),
     "fen": plausible(*FENS) | FEN_VARIANTS,
-    "level": plausible("random", "simple", "hard", "expert", "master"),
+    "position": plausible(*POSITIONS) | POSITION_VARIANTS,
+    "level": plausible("random", "simple", "hard", "expert", "master", "greedy"),
     "to": plausible(None, "fuzzother", "nobody", "Guest-zzzz"),
     "pgn": plausible(*PGNS),
+    "ogn": plausible(*OGNS),
     "name": plausible("fuzzer", "fuzzother", "newname", "Guest-abc"),
     "password": plausible("correct horse battery", "short", "x" * 201),
     "colors": st.none()
@@ -179,13 +205,16 @@ BODY_FIELDS: dict[str, st.SearchStrategy[Any]] = {
 }
 #: Query parameters of the protocol's GET endpoints.
 QUERY_FIELDS = ("code", "squares", "min", "max", "blocks", "offset", "limit", "rules", "start",
-                "fen")
+                "fen", "game", "position")
 QUERY_VALUE = st.one_of(
-    st.sampled_from(["0", "1", "4", "12", "24", "25", "200", "3ghx", "c4,e4", "custom", "ataxx"]),
+    st.sampled_from(["0", "1", "4", "12", "24", "25", "200", "3ghx", "c4,e4", "custom", "ataxx",
+                     "awele", "oware"]),
     st.text(max_size=8),
     st.sampled_from(["²", "①", "٣", "-1", "+1", " 1", "9" * 5000, "1e3", "0x10", "\x00"]),
     st.sampled_from(FENS),
     FEN_VARIANTS,
+    st.sampled_from(POSITIONS),
+    POSITION_VARIANTS,
 )
 
 
@@ -262,16 +291,23 @@ class World:
         games = [
             self.fuzzer.post("/api/games/hotseat", {}).json()["game"],
             self.fuzzer.post("/api/games/ai", {"level": "random", "color": "x"}).json()["game"],
+            self.fuzzer.post("/api/games/hotseat", {"game": "awele"}).json()["game"],
+            self.fuzzer.post(
+                "/api/games/ai", {"game": "awele", "level": "random", "color": "x"}
+            ).json()["game"],
         ]
         inv = self.other.post("/api/invitations", {"to": "fuzzer", "color": "x"})
         invitation = inv.json()["invitation"]["id"]
         games.append(self.fuzzer.post(f"/api/invitations/{invitation}/accept").json()["game"])
         link = self.other.post("/api/invitations", {"to": None}).json()["invitation"]["id"]
         seek = self.other.post("/api/seeks", {}).json()["seek"]["id"]
+        awele_seek = self.other.post("/api/seeks", {"game": "awele"}).json()["seek"]["id"]
+        inv = self.other.post("/api/invitations", {"to": "fuzzer", "game": "awele"})
+        awele_invitation = inv.json()["invitation"]["id"]
         self.keys: dict[str, list[str]] = {
             "game_id": games,
-            "invitation_id": [invitation, link],
-            "seek_id": [seek],
+            "invitation_id": [invitation, link, awele_invitation],
+            "seek_id": [seek, awele_seek],
             "name": ["fuzzer", "fuzzother", self.guest.user["name"]],
         }
         self.routes = [
@@ -431,7 +467,9 @@ def test_fuzz_every_websocket_message_type(fuzz_club, examples, caplog, first_mo
         message: dict[str, Any] = {"t": kind}
         optional = {
             "game": game,
-            "move": plausible("b6", "f2", "a7a5", "0000", "g1", "zz", "a1a1a1a1a1"),
+            "move": plausible(
+                "b6", "f2", "a7a5", "0000", "g1", "zz", "a1a1a1a1a1", "A", "C", "a", "f", "G"
+            ),
             "ply": st.integers(-2, 6) | JSON,
             "id": st.integers() | st.text(max_size=70) | JSON,
             "v": st.integers() | JSON,
