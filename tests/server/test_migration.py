@@ -36,13 +36,22 @@ def moves_of(count: int) -> list[str]:
     return moves
 
 
-def make_old_database(url: str) -> None:
+def migrate(url: str, target: str, *, down: bool = False) -> None:
     engine = create_engine(sync_url(url))
     with engine.begin() as conn:
+        if url.startswith("sqlite"):
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")  # as the club's connections have
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS_DIR))
         config.attributes["connection"] = conn
-        command.upgrade(config, "0002")
+        (command.downgrade if down else command.upgrade)(config, target)
+    engine.dispose()
+
+
+def make_old_database(url: str) -> None:
+    migrate(url, "0002")
+    engine = create_engine(sync_url(url))
+    with engine.begin() as conn:
         users = [
             (1, "ann", 1620.5, 80.25, 0.0601, 7),
             (2, "bob", 1410.75, 95.5, 0.0599, 7),
@@ -213,3 +222,23 @@ def test_a_database_of_ataxx_only_is_upgraded_and_plays_on(make_club, settings: 
     after = ann.get("/api/users/ann").json()["ratings"]
     assert after["ataxx"]["rating"] == 1620 and after["ataxx"]["rated_games"] == 7
     assert after["awele"]["rated_games"] == 1 and awele["kind"] == "awele"
+
+
+def test_0003_goes_down_and_up_again_losing_no_move(settings: Settings):
+    url = settings.database_url
+    make_old_database(url)
+    migrate(url, "head")
+    engine = create_engine(sync_url(url))
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE ratings SET rating = 1700.0 WHERE user_id = 1"))
+    migrate(url, "0002", down=True)
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM moves")).scalar_one() == 5
+        rating = conn.execute(text("SELECT rating, rated_games FROM users WHERE id = 1")).one()
+        assert tuple(rating) == (1700.0, 7)
+    migrate(url, "head")
+    with engine.begin() as conn:
+        games = conn.execute(text("SELECT id, game FROM games ORDER BY id")).all()
+        assert [tuple(row) for row in games] == [("oldFinished", "ataxx"), ("oldLive", "ataxx")]
+        assert conn.execute(text("SELECT count(*) FROM ratings")).scalar_one() == 2
+    engine.dispose()

@@ -79,10 +79,9 @@ def downgrade() -> None:
     )
     op.drop_index("ix_ratings_game_rating", table_name="ratings")
     op.drop_table("ratings")
-    with op.batch_alter_table("rating_history") as batch:
-        batch.drop_column("game")
-    with op.batch_alter_table("invitations") as batch:
-        batch.drop_column("game")
     op.drop_index("ix_games_game", table_name="games")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("game")
+    # ALTER TABLE ... DROP COLUMN in place (SQLite 3.35 and later too): a batch
+    # copy of ``games`` would drop the old table, and with it, through ON DELETE
+    # CASCADE, every move.
+    for table in ("rating_history", "invitations", "games"):
+        op.execute(f"ALTER TABLE {table} DROP COLUMN game")
