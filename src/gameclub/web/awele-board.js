@@ -88,6 +88,17 @@ function storeLayout(n, w, h) {
   return { r, points };
 }
 
+/** How long one seed takes to drop when ``n`` are sown (ms). */
+function sowStep(n) {
+  return Math.max(35, Math.min(SOW_STEP_MS, SOW_TOTAL_MS / Math.max(1, n)));
+}
+
+/** When the capture of ``last`` shows, from the start of its sowing (ms): 0 when nothing is animated. */
+export function captureDelay(last) {
+  if (!last || !Array.isArray(last.sown) || reducedMotion()) return 0;
+  return sowStep(last.sown.length) * (last.sown.length + 1);
+}
+
 function samePosition(a, b) {
   return a.pits.length === b.pits.length && a.pits.every((n, i) => n === b.pits[i]) &&
     a.stores.x === b.stores.x && a.stores.o === b.stores.o;
@@ -339,7 +350,7 @@ export class AweleBoard {
     this.shown = shown;
     this.el.classList.add("animating");
     const origin = PIT_LETTERS.indexOf(last.move);
-    const step = Math.max(35, Math.min(SOW_STEP_MS, SOW_TOTAL_MS / Math.max(1, last.sown.length)));
+    const step = sowStep(last.sown.length);
     shown.pits[origin] = 0;
     this.drawCounts(shown.pits, shown.stores);
     const hand = s("circle", { class: "seed hand", r: 9, cx: this.centre(origin).x, cy: this.centre(origin).y });

@@ -57,14 +57,18 @@ function tone(ctx, { at, frequency, duration, volume, type = "sine" }) {
   osc.stop(at + duration + 0.02);
 }
 
-/** The sound of a move that flipped ``flips`` pieces (nothing when sounds are off). */
-export function playMoveSound({ flips = 0 } = {}) {
+/**
+ * The sound of a move that flipped ``flips`` pieces (nothing when sounds are off).
+ * ``flipsAfterMs`` puts the ticks where the board shows the flips or captures
+ * (Awele: after the seeds are sown).
+ */
+export function playMoveSound({ flips = 0, flipsAfterMs = 170 } = {}) {
   if (!soundsOn()) return;
   const ctx = audio();
   if (!ctx) return;
   const now = ctx.currentTime;
   tone(ctx, { at: now, frequency: 220, duration: 0.09, volume: 0.25, type: "triangle" });
   for (let i = 0; i < Math.min(flips, 8); i++) {
-    tone(ctx, { at: now + 0.17 + i * 0.03, frequency: 660 + 40 * i, duration: 0.05, volume: 0.08 });
+    tone(ctx, { at: now + flipsAfterMs / 1000 + i * 0.03, frequency: 660 + 40 * i, duration: 0.05, volume: 0.08 });
   }
 }

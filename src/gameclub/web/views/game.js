@@ -11,7 +11,7 @@
 // `state` replaces everything here, so the page recovers by itself.
 
 import { loadMe, post } from "../api.js";
-import { AweleBoard } from "../awele-board.js";
+import { AweleBoard, captureDelay } from "../awele-board.js";
 import { Board, moveSquares } from "../board.js";
 import { formatClock, h, mount } from "../dom.js";
 import { KEYS, t } from "../i18n.js";
@@ -618,9 +618,11 @@ export function gameView(main, { id }) {
     const animate = Boolean(old && old.moves.length < msg.moves.length);
     announceChanges(old, msg);
     drawAll(animate);
-    if (animate) {
-      const gained = msg.last && msg.last.captured ? msg.last.captured.length : (msg.last && msg.last.flipped || []).length;
-      playMoveSound({ flips: gained });
+    if (animate && msg.kind === "awele") {
+      // A tick per captured pit once the seeds are sown.
+      playMoveSound({ flips: (msg.last && msg.last.captured || []).length, flipsAfterMs: captureDelay(msg.last) + 60 });
+    } else if (animate) {
+      playMoveSound({ flips: (msg.last && msg.last.flipped || []).length });
     }
     if (!old) title.focus({ preventScroll: true });
   });
