@@ -221,13 +221,11 @@ export class AweleBoard {
     const left = 10;
     const place = { x: this.flipped ? left : right, o: this.flipped ? right : left };
     for (const side of ["x", "o"]) {
+      // Each store's count is at the end of its owner's row: the bottom for the side drawn below.
+      const below = this.flipped ? side === "o" : side === "x";
       this.storeEls[side].g.setAttribute("transform", `translate(${place[side]} ${MARGIN + 6})`);
       this.storeEls[side].text.setAttribute("x", String((STORE - 20) / 2));
-      this.storeEls[side].text.setAttribute("y", side === "x" ? String(CELL * 2 - 30) : "40");
-    }
-    if (this.flipped) {
-      this.storeEls.x.text.setAttribute("y", "40");
-      this.storeEls.o.text.setAttribute("y", String(CELL * 2 - 30));
+      this.storeEls[side].text.setAttribute("y", String(below ? CELL * 2 - 30 : 40));
     }
   }
 
@@ -321,7 +319,7 @@ export class AweleBoard {
     const w = STORE - 20;
     const h = CELL * 2 - 12;
     const { r, points } = storeLayout(n, w - 14, h - 70);
-    // The seeds fill the store from the end away from its count.
+    // The seeds fill the store from the end away from its count (the count is at the top for the side drawn above).
     const top = this.flipped ? side === "x" : side === "o";
     const cy = top ? h / 2 + 22 : h / 2 - 22;
     store.seeds.replaceChildren(...points.map((p) => s("circle", {
