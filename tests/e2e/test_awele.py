@@ -304,7 +304,8 @@ def test_the_awele_rules_page(club, new_page):
     expect(page.locator("#ruleset-pressibus")).to_be_visible()
 
 
-#: Four moves from the start, sown by hand: C (D, E, F, a), a (b-f), D (E, F, a, b, c), b (c-f, A, B).
+#: Four moves from the start, sown by hand:
+#: C (D, E, F, a), a (b-f), D (E, F, a, b, c), b (c-f, A, B).
 OGN_RECORD = '[Variant "awele"]\n[South "ann"]\n[North "bob"]\n[Result "*"]\n\n1. C a 2. D b *\n'
 
 
