@@ -8,7 +8,7 @@
    follows it, then one resigns.
 3. On a 390 px phone: the board fits, South's row at the bottom, the pits big
    enough to tap, and a move is sown seed by seed (then nothing moves when the
-   reader asks for reduced motion).
+   reader asks for reduced motion); the arrow keys and Enter play a pit.
 4. The Awele rules page: the three rule sets, and the guide's live board
    capturing two pits.
 5. An OGN record is loaded (a wrong one refused), replayed, and continued on
@@ -259,7 +259,7 @@ def test_the_awele_board_on_a_phone(club, new_page, ui):
     assert a_box and c_box and a_box["y"] > c_box["y"] + 20
 
 
-def test_reduced_motion_sows_at_once(club, new_page, ui):
+def test_reduced_motion_sows_at_once_and_the_keyboard_plays(club, new_page, ui):
     page = new_page(club.url, reduced_motion="reduce")
     page.goto("/")
     page.locator("#quick-awele").click()
@@ -272,8 +272,17 @@ def test_reduced_motion_sows_at_once(club, new_page, ui):
         if (document.querySelector('.board.awele.animating')) window.sawAnimation = true;
       }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['class'] });
     }""")
-    play_one_pit(page, ui)
+    # Played from the keyboard: the arrows move along the row as drawn, Enter sows.
+    page.locator('[data-pit="A"]').focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('[data-pit="C"]')).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(page.locator('[data-pit="d"]')).to_be_focused()  # North's d is above South's C
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
     ui.wait_moves(page, 2)
+    expect(page.locator("#move-list li").first).to_contain_text("C")
     assert page.evaluate("window.sawAnimation") is False
 
 
