@@ -187,6 +187,12 @@ class Game(ABC):
     rules_endings: frozenset[str]
     #: The settings fields only this game takes (any other game refuses them).
     own_fields: tuple[str, ...]
+    #: Its records' format (the file's extension) and media type.
+    record_format: str
+    record_media_type: str
+
+    def record_filename(self, game_id: str) -> str:
+        return f"gameclub-{game_id}.{self.record_format}"
 
     @property
     def default_rules(self) -> str:
@@ -683,6 +689,8 @@ class AtaxxGame(Game):
         }
     )
     own_fields = ("blocks", "fen")
+    record_format = "pgn"
+    record_media_type = "application/x-chess-pgn"
 
     def parse_setup(self, body: Mapping[str, Any]) -> Setup:
         self.refuse_foreign_fields(body)
@@ -766,10 +774,10 @@ class AtaxxGame(Game):
 
     def write_record(self, game: RecordInfo) -> Record:
         return Record(
-            "pgn",
+            self.record_format,
             self.pgn_record(game).to_pgn(),
-            f"gameclub-{game.id}.pgn",
-            "application/x-chess-pgn",
+            self.record_filename(game.id),
+            self.record_media_type,
         )
 
     def read_record(self, text: Any, max_plies: int = MAX_RECORD_PLIES) -> dict[str, Any]:
@@ -977,6 +985,8 @@ class AweleGame(Game):
     fallback_level = "greedy"
     rules_endings = frozenset({"majority", "draw-24", "stuck", "no-feed", "repetition"})
     own_fields = ("position",)
+    record_format = "ogn"
+    record_media_type = "text/plain; charset=utf-8"
 
     def parse_setup(self, body: Mapping[str, Any]) -> Setup:
         self.refuse_foreign_fields(body)
@@ -1086,7 +1096,9 @@ class AweleGame(Game):
         if game.ending is not None and game.ending[1] != "aborted":
             tags["Termination"] = game.ending[1]
         text = awele_ogn.write_ogn(board, tags)
-        return Record("ogn", text, f"gameclub-{game.id}.ogn", "text/plain; charset=utf-8")
+        return Record(
+            self.record_format, text, self.record_filename(game.id), self.record_media_type
+        )
 
     def read_record(self, text: Any, max_plies: int = MAX_RECORD_PLIES) -> dict[str, Any]:
         """An OGN record, checked move by move, as positions to replay (``invalid-record``)."""

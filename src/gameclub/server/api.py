@@ -449,11 +449,10 @@ async def _record_file(request: Request, only: Game | None = None) -> Response:
             f"this is {kind.name} game: its record is at /api/games/{rnd.id}/record",
             404,
         )
-    record = kind.write_record(record_info(rnd))
     return Response(
         _cached(rnd, "file", rnd.version, _file_body),
-        media_type=record.media_type,
-        headers={"Content-Disposition": f'attachment; filename="{record.filename}"'},
+        media_type=kind.record_media_type,
+        headers={"Content-Disposition": f'attachment; filename="{kind.record_filename(rnd.id)}"'},
     )
 
 
