@@ -378,3 +378,20 @@ def test_an_awele_game_with_a_clock_survives_a_restart(make_club, settings):
     assert resumed["clocks"]["running"] == "o" and resumed["you"] == "o"
     ws.send({"t": "move", "game": game, "move": resumed["legal"][0], "ply": 3, "id": 9})
     assert len(ws.state(game, min_v=resumed["v"] + 1)["moves"]) == 4
+
+
+def test_play_again_and_rematch_keep_the_game(club):
+    browser = club.browser()
+    game = start_ai_game(browser, color="x", rules="awari", level="greedy")
+    ws, _ = browser.watch(game)
+    ws.send({"t": "resign", "game": game, "id": 1})
+    ws.expect(lambda m: m["t"] == "state" and m["status"] == "finished")
+    response = browser.post(f"/api/games/{game}/again")
+    assert response.status_code == 201, response.text
+    _, again = browser.watch(response.json()["game"])
+    assert again["kind"] == "awele" and again["rules"] == "awari" and again["you"] == "x"
+    assert again["players"]["o"]["ai"] == "greedy"
+    ws.send({"t": "rematch", "game": game, "id": 2})
+    start = ws.expect_type("start")
+    _, rematch = browser.watch(start["game"])
+    assert rematch["kind"] == "awele" and rematch["you"] == "o"
