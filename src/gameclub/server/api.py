@@ -466,8 +466,9 @@ async def game_record_file(request: Request) -> Response:
     return await _record_file(request)
 
 
-#: The field of ``POST /api/records`` that holds each kind of record, and its game.
-RECORD_FIELDS = {"pgn": "ataxx", "ogn": "awele"}
+#: The field of ``POST /api/records`` that holds each kind of record (its format), and
+#: its game.
+RECORD_FIELDS = {kind.record_format: kind.id for kind in GAMES.values()}
 
 
 async def load_record(request: Request) -> Response:

@@ -113,12 +113,6 @@ def parse_options(body: dict[str, Any], *, allow_rated: bool = True) -> GameOpti
     return options
 
 
-def why_not_start(rules: str, blocks: str | None, fen: str) -> str | None:
-    """Why a new Ataxx game could not start from ``fen`` (the message it would get), else
-    ``None``: the very check of game creation."""
-    return GAMES["ataxx"].why_not_start({"rules": rules, "blocks": blocks, "fen": fen})
-
-
 def parse_level(value: Any, game: str = "ataxx") -> str:
     """A computer level of ``game`` (``None``: the game's default level)."""
     return GAMES[game].parse_level(value)
