@@ -1074,17 +1074,19 @@ class Rounds:
         """A new game; ``by``: the player who asked for it, whose quota it counts against."""
         if by is not None:
             await self.check_quota(by, ai=any(seat.ai is not None for seat in seats.values()))
-        # Each player's rating in the game played (each game has its own).
-        ratings = await store.ratings_of(
-            self.db, [seat.user_id for seat in seats.values() if seat.user_id is not None],
-            options.game,
-        )
-        seats = {
-            color: _with_rating(seat, ratings[seat.user_id])
-            if seat.user_id is not None and seat.ai is None
-            else seat
-            for color, seat in seats.items()
-        }
+        # Each player's rating in the game played (each game has its own; guests
+        # have none but a new player's, and cost no read).
+        accounts = [
+            seat.user_id for seat in seats.values() if seat.user_id is not None and not seat.guest
+        ]
+        if accounts:
+            ratings = await store.ratings_of(self.db, accounts, options.game)
+            seats = {
+                color: _with_rating(seat, ratings[seat.user_id])
+                if seat.user_id in ratings
+                else seat
+                for color, seat in seats.items()
+            }
         now = now_ms()
         start_fen = options.start_fen()
         game_id = new_id()
