@@ -20,12 +20,14 @@ export const session = {
   user: null,
   csrf: "",
   games: [],
+  ratings: null, // {ataxx: {rating_text, ...}, awele: {...}}: the rating of each game
   prefs: null, // accounts: {colors: {x, o}}; guests: null (their choice lives in localStorage)
   listeners: new Set(),
   set(body) {
     this.user = body.user;
     this.csrf = body.csrf || this.csrf;
     this.games = body.games || [];
+    this.ratings = body.ratings || null;
     if ("prefs" in body) this.prefs = body.prefs;
     for (const fn of this.listeners) fn(this);
   },

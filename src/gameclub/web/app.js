@@ -12,6 +12,8 @@ import { ApiError, loadMe, logout, post, session } from "./api.js";
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { applyLanguage, initialLanguage, languageSwitcher } from "./language.js";
+import { gameName } from "./views/game.js";
+import { onPageGames, pageGames } from "./pagegame.js";
 import { navigate, notFound, render, route, start } from "./router.js";
 import { socket } from "./socket.js";
 import { errorText, toast } from "./ui.js";
@@ -97,7 +99,8 @@ function drawHeader() {
     const user = session.user;
     if (!user) return mount(who);
     const name = h("a", { href: `/player/${encodeURIComponent(user.name)}`, id: "my-name", class: "my-name" }, user.name);
-    const rating = user.guest ? null : h("span", { class: "rating" }, ` (${user.rating_text})`);
+    const rating = user.guest ? null : h("span", { class: "rating", id: "my-rating" });
+    if (rating) drawRating(rating, user);
     const prefs = h("a", { href: "/prefs", class: "button small", id: "prefs-link", title: t("prefs.title") }, t("prefs.link"));
     if (user.guest) {
       mount(who, h("span", { class: "guest-label" }, t("account.guest")), " ", name, " ", prefs, " ",
@@ -121,6 +124,34 @@ function drawHeader() {
   if (stopDrawingWho) stopDrawingWho();
   stopDrawingWho = session.onChange(drawWho);
   markCurrent();
+}
+
+/** The header's rating again: the page (or what it knows of its game) changed. */
+function redrawRating() {
+  const el = document.getElementById("my-rating");
+  if (el && session.user) drawRating(el, session.user);
+}
+
+/**
+ * The header's rating: that of the game the page is about (Awele's on Awele's
+ * pages), both games' on a page about both (a player's page), none while a
+ * game's page does not know its game yet.
+ */
+function drawRating(el, user) {
+  const ratings = session.ratings || { ataxx: user };
+  const games = pageGames().filter((g) => ratings[g]);
+  el.dataset.games = games.join(" ");
+  el.classList.toggle("both", games.length > 1);
+  if (games.length === 1) {
+    const [game] = games;
+    el.title = t("header.rating", { game: gameName(game) });
+    mount(el, ` (${ratings[game].rating_text})`);
+  } else {
+    // Both games' ratings, one above the other: the header stays one line.
+    el.removeAttribute("title");
+    mount(el, games.map((g) =>
+      h("span", { class: "rating-game", dataset: { game: g } }, `${gameName(g)} ${ratings[g].rating_text}`)));
+  }
 }
 
 function connectionBanner() {
@@ -200,6 +231,8 @@ async function main() {
   applyLanguage(initialLanguage());
   drawStatic();
   window.addEventListener("routechange", markCurrent);
+  window.addEventListener("routechange", redrawRating);
+  onPageGames(redrawRating);
   drawHeader();
   connectionBanner();
   globalMessages();

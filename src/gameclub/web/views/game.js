@@ -10,12 +10,13 @@
 // socket drops (or a delta is missed), socket.js re-subscribes; the next
 // `state` replaces everything here, so the page recovers by itself.
 
-import { loadMe, post } from "../api.js";
+import { get, loadMe, post } from "../api.js";
 import { AweleBoard, captureDelay } from "../awele-board.js";
 import { Board, moveSquares } from "../board.js";
 import { formatClock, h, mount } from "../dom.js";
 import { KEYS, t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
+import { setPageGames } from "../pagegame.js";
 import { colorLabel } from "../prefs.js";
 import { playMoveSound } from "../sound.js";
 import { navigate } from "../router.js";
@@ -59,7 +60,9 @@ export function resultText(result, game = "ataxx") {
     ? t(game === "awele" ? "awele.score" : "game.score", { x: result.score[0], o: result.score[1] })
     : "";
   if (result.reason === "aborted") return t("result.aborted");
-  const head = result.winner ? t("result.wins", { color: sideName(result.winner, game) }) : t("result.draw");
+  // Russian names Ataxx's sides by plural colours ("Красные побеждают"), Awele's by one side ("Юг побеждает").
+  const wins = game === "awele" ? "awele.result.wins" : "result.wins";
+  const head = result.winner ? t(wins, { color: sideName(result.winner, game) }) : t("result.draw");
   return [head, reason, score].filter(Boolean).join(" — ");
 }
 
@@ -101,6 +104,11 @@ export function gameView(main, { id }) {
   let closed = false;
   let flipChoice = null; // the viewer's own choice of orientation (the flip button), else by their side
   let placedFlipped = null; // the orientation the cards were last placed for
+  // Awele: the seeds each move captured (index: ply). The state tells the last
+  // move's; the earlier ones come from the game's record when the page opens
+  // (or after a gap), so the move list can show every capture.
+  let captured = [];
+  let capturesAsked = false;
   const side = (c) => sideName(c, state && state.kind);
   const isAwele = () => Boolean(state && state.kind === "awele");
 
@@ -201,10 +209,11 @@ export function gameView(main, { id }) {
     const dot = h("span", { class: "presence", role: "img" });
     const count = h("span", { class: "count", dataset: { color } });
     const clock = h("span", { class: "clock", dataset: { color }, role: "timer", aria: { live: "off" } });
+    // Ataxx: a dot of the side's piece colour; Awele: the side's name ("South"), drawn like a seed.
+    const marker = h("span", { class: `swatch ${color}`, "aria-hidden": "true" });
     const el = h("div", { class: `player-card ${color}`, dataset: { color } },
-      h("span", { class: `swatch ${color}`, "aria-hidden": "true" }),
-      h("span", { class: "who" }, dot, name, rating), count, clock);
-    return { el, name, rating, dot, count, clock };
+      marker, h("span", { class: "who" }, dot, name, rating), count, clock);
+    return { el, name, rating, dot, count, clock, marker };
   }
 
   /** An error of this game: one at a time (a new one replaces it), gone after a while. */
@@ -305,6 +314,15 @@ export function gameView(main, { id }) {
       card.dot.setAttribute("aria-label", isOnline ? t("game.online") : t("game.offline"));
       card.dot.title = card.dot.getAttribute("aria-label");
       card.count.textContent = isAwele() ? t("awele.stored", { n: state.stores[c] }) : t("game.pieces", { n: state.counts[c] });
+      if (isAwele()) {
+        card.marker.className = `side-marker ${c}`;
+        card.marker.removeAttribute("aria-hidden");
+        card.marker.textContent = side(c);
+      } else {
+        card.marker.className = `swatch ${c}`;
+        card.marker.setAttribute("aria-hidden", "true");
+        card.marker.textContent = "";
+      }
       card.el.classList.toggle("to-move", state.status === "started" && state.turn === c);
       card.el.classList.toggle("you", state.you === c);
     }
@@ -551,8 +569,37 @@ export function gameView(main, { id }) {
     drawActions();
     drawBanner();
     drawStatus();
+    drawMoves();
+  }
+
+  function drawMoves() {
     mount(moveList, renderMoveList(state.moves, { startMover: moverOf(0, state.moves.length, state.turn),
-      sideName: isAwele() ? side : undefined }));
+      sideName: isAwele() ? side : undefined, game: state.kind, captured: isAwele() ? captured : [] }));
+  }
+
+  /** Awele: what each move captured, from the states seen and, for the moves before, the record. */
+  function noteCaptures(msg) {
+    if (msg.kind !== "awele") return;
+    const n = msg.moves.length;
+    captured.length = Math.min(captured.length, n); // a takeback forgets the moves taken back
+    if (n > 0 && msg.last && typeof msg.last.seeds === "number") captured[n - 1] = msg.last.seeds;
+    let known = true;
+    for (let i = 0; i < n - 1; i++) if (captured[i] === undefined) known = false;
+    if (known || capturesAsked) return;
+    capturesAsked = true;
+    get(`/api/games/${encodeURIComponent(id)}`).then((record) => {
+      capturesAsked = false;
+      if (closed || !state) return;
+      (record.positions || []).slice(1).forEach((pos, i) => {
+        // Only the moves this page shows (the record may be a move older or newer).
+        if (i < state.moves.length && record.moves[i] === state.moves[i] && captured[i] === undefined) {
+          captured[i] = pos.last && typeof pos.last.seeds === "number" ? pos.last.seeds : 0;
+        }
+      });
+      drawMoves();
+    }, () => {
+      capturesAsked = false; // asked again with the next state
+    });
   }
 
   function announceChanges(old, next) {
@@ -615,6 +662,8 @@ export function gameView(main, { id }) {
     state = msg;
     presence = null;
     clockAnchor = performance.now();
+    if (!old || old.kind !== msg.kind) setPageGames([msg.kind || "ataxx"]);
+    noteCaptures(msg);
     const animate = Boolean(old && old.moves.length < msg.moves.length);
     announceChanges(old, msg);
     drawAll(animate);

@@ -16,6 +16,7 @@ import { errorText, toast } from "../ui.js";
 import { gameName } from "./game.js";
 import { DEFAULT_OPTIONS, loadOptions, settingsForm, settingsSummary, sideText } from "./settings.js";
 import { invitationList } from "./invite.js";
+import { setPageGames } from "../pagegame.js";
 
 export const QUICK_GAME = { level: "simple", color: "x", rules: "ataxx", blocks: null, clock: null };
 /** The same one-click game of Awele: South, against the greedy computer, the club's rules. */
@@ -84,6 +85,7 @@ export function homeView(main) {
       : t("home.quickHint", { color: colorLabel("x").toLowerCase() });
     newHere.textContent = awele ? t("awele.newHere") : t("home.newHere");
     learn.href = awele ? "/awele/learn" : "/learn";
+    setPageGames([chosen.value]); // the header's rating: that of the game chosen here
   };
   drawQuick();
 
@@ -231,7 +233,7 @@ export function homeView(main) {
           h("td", { dataset: { label: t("lobby.player") } }, seek.user ? seek.user.name : "?"),
           h("td", { dataset: { label: t("lobby.rating") } }, seek.user ? seek.user.rating_text || "" : ""),
           h("td", { class: "wide", dataset: { label: t("lobby.settings") } }, settingsSummary(seek)),
-          h("td", { dataset: { label: t("lobby.side") } }, sideText(seek.color, kind)),
+          h("td", { dataset: { label: t(kind === "awele" ? "awele.lobbySide" : "lobby.side") } }, sideText(seek.color, kind)),
           h("td", { class: "actions" }, button));
       }))));
   };

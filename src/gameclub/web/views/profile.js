@@ -36,7 +36,8 @@ function statsTable(id, caption, rows) {
 /** Results by board (Blocs-Config) or rule set: all games, then against the computer and people. */
 function splitTable(id, caption, rows) {
   const wld = (r) => `${r.win}–${r.loss}–${r.draw}`;
-  return h("table", { class: "list stats", id },
+  // Seven columns: on a phone the table scrolls within its box, not the page.
+  return h("div", { class: "table-scroll" }, h("table", { class: "list stats", id },
     h("caption", {}, caption),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, ""),
@@ -48,7 +49,7 @@ function splitTable(id, caption, rows) {
       h("th", { scope: "col" }, t("stats.vsPeople")))),
     h("tbody", {}, rows.map(([label, key, row]) => h("tr", { dataset: { key } },
       h("th", { scope: "row" }, label), tally(row),
-      h("td", { class: "split-ai" }, wld(row.ai)), h("td", { class: "split-people" }, wld(row.people))))));
+      h("td", { class: "split-ai" }, wld(row.ai)), h("td", { class: "split-people" }, wld(row.people)))))));
 }
 
 /** The outcome of ``game`` for the player called ``name``: "win", "loss", "draw" or "". */
@@ -104,7 +105,12 @@ export function profileView(main, { name }) {
         statsTable("stats-overall", t("stats.overall"), [[t("stats.all"), stats.overall]]),
         ai.length ? statsTable("stats-ai", t("stats.ai"), ai) : null,
         opp.length ? statsTable("stats-opponents", t("stats.opponents"), opp) : null),
-      (stats.boards || []).length
+      // Boards (Blocs-Config) are Ataxx's; Awele's results go by rule set only.
+      game === "awele" && Object.keys(stats.rules || {}).length
+        ? h("section", { class: "panel" }, splitTable("stats-rules", t("stats.rules"),
+          Object.entries(stats.rules).map(([name, row]) => [name, name, row])))
+        : null,
+      game !== "awele" && (stats.boards || []).length
         ? h("section", { class: "panel" },
           splitTable("stats-boards", t("stats.boards"), stats.boards.map((row) => [
             h("a", { href: `/editor?blocks=${encodeURIComponent(row.blocks)}` },
@@ -128,19 +134,22 @@ export function profileView(main, { name }) {
       mount(gamesBox, h("p", { class: "form-error" }, errorText(err)));
       return;
     }
+    // The sides' column headings: the games listed name them (Red / South when both are).
+    const heading = (c) => filter.value ? sideName(c, filter.value)
+      : `${sideName(c, "ataxx")} / ${sideName(c, "awele")}`;
     const rows = data.games.map((g) => {
       const outcome = outcomeFor(g, name);
       const kind = g.kind || "ataxx";
       return h("tr", { dataset: { game: g.id, kind } },
-        h("td", {}, formatDate(g.created_at)),
-        h("td", { class: "game-cell" }, gameName(kind)),
-        h("td", {}, playerName(g.players.x)),
-        h("td", {}, playerName(g.players.o)),
-        h("td", {}, g.rules + (g.rated ? ` · ${t("settings.ratedShort")}` : "")),
-        h("td", { class: `outcome ${outcome}` }, outcome ? t(`stats.${outcome}`) : "",
+        h("td", { dataset: { label: t("profile.date") } }, formatDate(g.created_at)),
+        h("td", { class: "game-cell", dataset: { label: t("lobby.game") } }, gameName(kind)),
+        h("td", { dataset: { label: sideName("x", kind) } }, playerName(g.players.x)),
+        h("td", { dataset: { label: sideName("o", kind) } }, playerName(g.players.o)),
+        h("td", { dataset: { label: t("watch.settings") } }, g.rules + (g.rated ? ` · ${t("settings.ratedShort")}` : "")),
+        h("td", { class: `outcome ${outcome} wide`, dataset: { label: t("profile.result") } }, outcome ? t(`stats.${outcome}`) : "",
           g.result && g.result.reason ? h("small", {}, " ", resultText(g.result, kind)) : t("profile.inProgress")),
-        h("td", {}, String(g.plies)),
-        h("td", {}, h("a", { class: "button", href: g.result && g.result.reason ? `/replay/${g.id}` : `/game/${g.id}` },
+        h("td", { dataset: { label: t("watch.moves") } }, String(g.plies)),
+        h("td", { class: "actions" }, h("a", { class: "button", href: g.result && g.result.reason ? `/replay/${g.id}` : `/game/${g.id}` },
           g.result && g.result.reason ? t("profile.replay") : t("profile.open"))));
     });
     const prev = h("button", { type: "button", disabled: offset === 0 }, t("profile.newer"));
@@ -155,12 +164,12 @@ export function profileView(main, { name }) {
     });
     mount(gamesBox, h("h2", {}, t("profile.games", { n: data.total })),
       data.games.length
-        ? h("table", { class: "list" },
+        ? h("table", { class: "list cards", id: "games-table" },
           h("thead", {}, h("tr", {},
             h("th", { scope: "col" }, t("profile.date")),
             h("th", { scope: "col" }, t("lobby.game")),
-            h("th", { scope: "col" }, sideName("x", "ataxx")),
-            h("th", { scope: "col" }, sideName("o", "ataxx")),
+            h("th", { scope: "col" }, heading("x")),
+            h("th", { scope: "col" }, heading("o")),
             h("th", { scope: "col" }, t("watch.settings")),
             h("th", { scope: "col" }, t("profile.result")),
             h("th", { scope: "col" }, t("watch.moves")),

@@ -11,6 +11,7 @@ import { Board } from "../board.js";
 import { formatDate, h, mount } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderMoveList } from "../movelist.js";
+import { setPageGames } from "../pagegame.js";
 import { announce, errorText } from "../ui.js";
 import { gameName, playerName, resultText, sideName } from "./game.js";
 
@@ -57,6 +58,14 @@ export function drawReplay(main, game, opts = {}) {
     const awele = game.kind === "awele";
     const side = (c) => sideName(c, game.kind);
     const total = game.moves.length;
+    setPageGames([game.kind || "ataxx"]);
+    // Awele: the seeds each move captured (positions[i + 1] is the position after move i).
+    const captured = awele
+      ? game.moves.map((_, i) => {
+        const last = game.positions[i + 1] && game.positions[i + 1].last;
+        return last && typeof last.seeds === "number" ? last.seeds : 0;
+      })
+      : [];
     const startMover = awele
       ? (game.start_position || "").endsWith("-N") ? "o" : "x"
       : game.start_fen.split(" ")[1] === "o" ? "o" : "x";
@@ -98,15 +107,18 @@ export function drawReplay(main, game, opts = {}) {
       }
       slider.value = String(ply);
       const mover = ply > 0 ? ((ply - 1) % 2 === 0 ? startMover : startMover === "x" ? "o" : "x") : null;
+      const moveVars = { n: ply, total, color: side(mover), move: move === "0000" ? t("moves.pass") : move };
       const text = ply === 0
         ? t("replay.start")
-        : t("replay.after", { n: ply, total, color: side(mover), move: move === "0000" ? t("moves.pass") : move });
+        : captured[ply - 1]
+          ? t("replay.afterCapture", { ...moveVars, seeds: captured[ply - 1] })
+          : t("replay.after", moveVars);
       position.textContent = text;
       const held = awele ? pos.stores : pos.counts;
       counts.textContent = t(awele ? "awele.storesLine" : "game.countsLine",
         { xName: side("x"), x: held.x, oName: side("o"), o: held.o });
       mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k),
-        sideName: awele ? side : undefined }));
+        sideName: awele ? side : undefined, game: game.kind, captured }));
       if (opts.onPly) opts.onPly(ply);
       if (speak) announce(text);
     }
@@ -138,6 +150,10 @@ export function drawReplay(main, game, opts = {}) {
           h("h1", { tabindex: -1 }, t("game.title", { x, o })),
           h("p", { id: "replay-settings" }, [...settings, game.created_at ? formatDate(game.created_at) : null]
             .filter(Boolean).join(" · ")),
+          // Awele: who played South and who North, marked as on the game page.
+          awele ? h("p", { class: "replay-players", id: "replay-players" },
+            ["x", "o"].map((c) => h("span", { dataset: { color: c } },
+              h("span", { class: `side-marker ${c}` }, side(c)), " ", c === "x" ? x : o))) : null,
           h("p", { class: "replay-result", id: "replay-result" }, resultLine),
           opts.head || null),
         h("div", { class: "game-layout" },
