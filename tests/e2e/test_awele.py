@@ -13,6 +13,12 @@
    capturing two pits.
 5. An OGN record is loaded (a wrong one refused), replayed, and continued on
    the hot seat from one of its positions; the new game's record starts there.
+6. The sides are South and North on the player cards (not the piece colours
+   chosen for Ataxx), and every capture shows in the move list, live, after a
+   reload and in the replay; the result line names the ending in English,
+   French and Russian.
+7. The header's rating is that of the page's game: Awele's on Awele's pages,
+   Ataxx's on Ataxx's, both on a player's page.
 """
 
 from __future__ import annotations
@@ -359,3 +365,186 @@ def test_an_awele_record_is_loaded_replayed_and_continued(club, new_page, ui):
     assert record.ok
     assert record.text().startswith('[Variant "awele"]')
     assert "4-4-0-5-5-5-0-5-5-5-5-5-0-0-S" in record.text()
+
+
+def new_hotseat(page, position: str) -> str:
+    """A hot-seat Awele game from ``position`` (Aalina text), made by the page's own session."""
+    me = page.request.get("/api/me").json()
+    answer = page.request.post("/api/games/hotseat", headers={"X-CSRF-Token": me["csrf"]}, data={
+        "game": "awele", "rules": "awele", "clock": None, "start": "custom", "position": position})
+    assert answer.ok, answer.text()
+    game = str(answer.json()["game"])
+    page.goto(f"/game/{game}")
+    expect(page.locator(".board.awele .pit")).to_have_count(12)
+    return game
+
+
+def computed(page, selector: str, prop: str) -> str:
+    return str(page.locator(selector).first.evaluate(f"e => getComputedStyle(e).{prop}"))
+
+
+def colour_of(page, css_value: str) -> str:
+    """What the browser makes of a colour (``var(--red)``), as getComputedStyle writes it."""
+    return str(page.evaluate("""value => {
+      const probe = document.createElement("span");
+      probe.style.color = value;
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    }""", css_value))
+
+
+#: South's F (2 seeds) ends in North's b: b and a make 2 each, both captured (4 seeds).
+CAPTURE_START = "4-4-4-4-4-2-1-1-4-4-4-4-0-0-S"
+
+
+def test_awele_sides_are_south_and_north_and_captures_are_listed(club, new_page, ui):
+    page = new_page(club.url, reduced_motion="reduce")
+    # Piece colours chosen for Ataxx: they must not colour Awele's sides.
+    page.goto("/prefs")
+    page.locator("#pref-x").select_option("yellow")
+    page.locator("#pref-o").select_option("black")
+    page.locator("#prefs-save").click()
+    expect(page.locator("#prefs-error")).to_be_empty()
+    game = new_hotseat(page, CAPTURE_START)
+    ui.wait_turn(page)
+
+    for side, name in (("x", "South"), ("o", "North")):
+        card = page.locator(f".player-card.{side}")
+        expect(card.locator(".side-marker")).to_have_text(name)
+        expect(card.locator(".swatch")).to_have_count(0)
+    south = computed(page, ".player-card.x .side-marker", "backgroundColor")
+    north = computed(page, ".player-card.o .side-marker", "backgroundColor")
+    assert south != colour_of(page, "var(--red)") and north != colour_of(page, "var(--blue)")
+    expect(page.locator("#game")).not_to_contain_text("Yellow")
+    # The marker is drawn like the board: in its wood colours.
+    assert south == colour_of(page, "var(--wood)") and north == colour_of(page, "var(--pit)")
+
+    page.locator('[data-pit="F"]').click()
+    ui.wait_moves(page, 1)
+    first = page.locator("#move-list li").first
+    expect(first).to_have_attribute("data-captured", "4")
+    expect(first).to_contain_text("F ×4")
+    expect(first.locator("[aria-label]")).to_have_attribute(
+        "aria-label", "Move 1, South: F, 4 seeds captured")
+    assert computed(page, "#move-list li.x", "borderLeftColor") != colour_of(page, "var(--red)")
+    expect(page.locator('[data-store="x"]')).to_have_attribute("data-seeds", "4")
+    # North's c (4 seeds: d, e, f, A) captures nothing: no mark, and South's stays.
+    ui.wait_turn(page)
+    page.locator('[data-pit="c"]').click()
+    ui.wait_moves(page, 2)
+    second = page.locator("#move-list li").nth(1)
+    expect(second).to_have_text(re.compile(r"^2\.\s*c$"))
+    expect(second).not_to_have_attribute("data-captured", re.compile(r"."))
+    expect(first).to_contain_text("F ×4")
+    # Opened again, the page learns the earlier captures from the game's record.
+    page.reload()
+    ui.wait_moves(page, 2)
+    expect(page.locator("#move-list li").first).to_contain_text("F ×4")
+    expect(page.locator("#move-list li[data-captured]")).to_have_count(1)
+
+    # The replay lists the capture and says it at that move.
+    page.goto(f"/replay/{game}")
+    expect(page.locator("#move-list li").first).to_contain_text("F ×4")
+    expect(page.locator("#replay-players .side-marker")).to_have_text(["South", "North"])
+    page.locator("#move-list li").first.locator("button").click()
+    expect(page.locator("#replay-position")).to_have_text(
+        "After move 1 of 2: South F, 4 seeds captured.")
+    expect(page.locator('.board.awele [data-pit="a"]')).to_have_class(re.compile(r"\bcaptured\b"))
+    page.locator("#lang-select").select_option("ru")
+    page.locator("#move-list li").first.locator("button").click()
+    expect(page.locator("#replay-position")).to_have_text(
+        "После хода 1 из 2: Юг F, взято 4 зерна.")
+    expect(page.locator("#move-list li").first).to_contain_text("F ×4")
+
+
+#: South has 22 seeds in store; F's capture of 4 makes 26: the game ends by majority.
+MAJORITY_START = "0-0-0-0-0-2-1-1-4-0-0-0-22-0-S"
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "South wins — 25 seeds captured — "),
+    ("fr", "Sud gagne — 25 graines capturées — "),
+    ("ru", "Юг побеждает — взято 25 зёрен — "),
+])
+def test_the_awele_result_line_names_the_ending(club, new_page, ui, lang, line):
+    page = new_page(club.url, reduced_motion="reduce")
+    page.add_init_script(f"localStorage.setItem('gameclub.lang', '{lang}')")
+    game = new_hotseat(page, MAJORITY_START)
+    ui.wait_turn(page)
+    page.locator('[data-pit="F"]').click()
+    banner = page.locator("#result-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("data-reason", "majority")
+    expect(banner.locator(".result-text")).to_contain_text(line)
+    expect(page.locator("#move-list li").first).to_contain_text("F ×4")
+    page.goto(f"/replay/{game}")
+    expect(page.locator("#replay-result")).to_contain_text(line)
+
+
+def sign_up(page, name: str) -> None:
+    page.goto("/signup")
+    page.locator("#account-name").fill(name)
+    page.locator("#account-password").fill("correct horse battery")
+    page.locator("#account-submit").click()
+    expect(page.locator("#my-name")).to_have_text(name)
+
+
+def test_the_header_shows_the_rating_of_the_pages_game(club, new_page, ui):
+    ann = new_page(club.url, reduced_motion="reduce")
+    bob = new_page(club.url, reduced_motion="reduce")
+    sign_up(ann, "AnnAwele")
+    sign_up(bob, "BobAwele")
+    # A rated Awele game that Bob resigns: Ann's Awele rating moves, her Ataxx rating does not.
+    ann.goto("/invite")
+    ann.locator("#inv-game").select_option("awele")
+    ann.locator("#inv-color").select_option("x")
+    ann.locator("#inv-rated").check()
+    ann.locator("#create-invite-link").click()
+    link = ann.locator("#invite-link")
+    expect(link).to_have_value(re.compile(r"/invite/[A-Za-z0-9]+$"))
+    bob.goto(link.input_value())
+    bob.locator("#invite-accept").click()
+    bob.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    game = game_id_of(bob)
+    ann.wait_for_url(f"**/game/{game}")
+    for turn in range(4):
+        mover, other = (ann, bob) if turn % 2 == 0 else (bob, ann)
+        play_one_pit(mover, ui)
+        ui.wait_moves(other, turn + 1)
+    bob.locator("#resign").click()
+    bob.locator("#resign").click()
+    expect(ann.locator("#result-banner")).to_have_attribute("data-reason", "resign")
+
+    ann.goto("/")  # the header loads the identity again
+    ratings = ann.request.get("/api/me").json()["ratings"]
+    awele, ataxx = ratings["awele"]["rating_text"], ratings["ataxx"]["rating_text"]
+    assert awele != ataxx, ratings
+    rating = ann.locator("#my-rating")
+    ann.locator("#quick-ataxx").click()
+    expect(rating).to_have_text(f" ({ataxx})")
+    ann.goto("/awele/rules")
+    expect(rating).to_have_text(f" ({awele})")
+    expect(rating).to_have_attribute("title", "Your Awele rating")
+    ann.goto("/rules")
+    expect(rating).to_have_text(f" ({ataxx})")
+    ann.goto("/leaderboard?game=awele")
+    expect(rating).to_have_text(f" ({awele})")
+    ann.goto(f"/game/{game}")
+    expect(ann.locator(".board.awele")).to_be_visible()
+    expect(rating).to_have_text(f" ({awele})")
+    ann.goto(f"/replay/{game}")
+    expect(ann.locator(".board.awele")).to_be_visible()
+    expect(rating).to_have_text(f" ({awele})")
+    # Home with Awele chosen: Awele's.
+    ann.goto("/")
+    ann.locator("#quick-awele").click()
+    expect(rating).to_have_text(f" ({awele})")
+    # A player's page is about both games: both ratings, each named.
+    ann.goto("/player/AnnAwele")
+    expect(rating.locator('[data-game="ataxx"]')).to_have_text(f"Ataxx {ataxx}")
+    expect(rating.locator('[data-game="awele"]')).to_have_text(f"Awele {awele}")
+    # The one-line desktop header keeps its one line with both.
+    header = ann.locator("#site-header").bounding_box()
+    assert header and header["height"] <= 60, header

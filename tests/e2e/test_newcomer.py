@@ -7,8 +7,10 @@
    for players and spectators.
 4. The Watch page lists only games really being played.
 5. A guest who opens a rated invitation is offered to sign up, then comes back to accept.
-6. A phone-sized screen (390 px): a short header before the board, the Watch list
-   within the screen; at 1280 px the header, language picker included, on one line.
+6. A phone-sized screen (390 px): a short header before the board, every item of
+   its menu in sight and within reach in English, French and Russian, the Watch
+   list within the screen; at 1280 px the header, every menu item and the
+   language picker included, on one line.
 7. Moves are animated, and not for people who ask for reduced motion; move sounds
    can be turned off.
 8. The game page names its board's code, checks typed moves against the board's
@@ -248,6 +250,17 @@ def test_a_phone_sized_screen(club, new_page, ui):
     bob.wait_for_url(url)
 
 
+#: The header's menu, in order: every page a newcomer may look for.
+NAV = ["/", "/invite", "/watch", "/editor", "/leaderboard", "/rules", "/awele/rules"]
+
+#: What the point at the middle of a menu link shows: the link itself, or what covers it.
+TOP_AT_CENTRE = """a => {
+  const r = a.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top === a || a.contains(top);
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "ru"])
 def test_the_header_is_one_line_on_a_desktop_screen(club, new_page, lang):
     page = new_page(club.url, viewport={"width": 1280, "height": 800})
@@ -259,6 +272,46 @@ def test_the_header_is_one_line_on_a_desktop_screen(club, new_page, lang):
     centre = lambda b: b["y"] + b["height"] / 2  # noqa: E731
     assert abs(centre(brand) - centre(picker)) < 12, (brand, picker)
     assert box(page, "#site-header")["height"] <= 60, box(page, "#site-header")  # one line
+    # Every menu item on that line, Awele's included; the phone's Colours link is not in the menu.
+    for href in NAV:
+        link = page.locator(f'.site-nav a[href="{href}"]')
+        expect(link).to_be_visible()
+        assert abs(centre(box(page, f'.site-nav a[href="{href}"]')) - centre(brand)) < 12, href
+    expect(page.locator('.site-nav a[href="/prefs"]')).to_be_hidden()
+    expect(page.locator("#prefs-link")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru"])
+def test_every_header_item_is_in_sight_on_a_phone(club, new_page, lang):
+    page = new_page(club.url, viewport=PHONE)
+    page.add_init_script(f"localStorage.setItem('gameclub.lang', '{lang}')")
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("#signup-link")).to_be_visible()
+    nav = page.locator(".site-nav")
+    # The menu wraps into rows: nothing hidden past its edge, nothing to scroll sideways.
+    widths = nav.evaluate("n => [n.scrollWidth, n.clientWidth]")
+    assert widths[0] <= widths[1], widths
+    links = page.locator(".site-nav a")
+    hrefs = links.evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert hrefs == [*NAV, "/prefs"], hrefs  # on a phone Colours ends the menu
+    first_row = box(page, ".brand")
+    for href in hrefs:
+        link = page.locator(f'.site-nav a[href="{href}"]')
+        expect(link).to_be_visible()
+        found = box(page, f'.site-nav a[href="{href}"]')
+        assert found["x"] >= 0 and found["x"] + found["width"] <= PHONE["width"], (href, found)
+        # Below the logo's row, tall enough to tap.
+        assert found["y"] >= first_row["y"] + first_row["height"] - 2, (href, found)
+        assert found["height"] >= 18, (href, found)
+        assert link.evaluate(TOP_AT_CENTRE), f"{href} is covered"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Still a short header: the menu takes at most two rows.
+    assert box(page, "#site-header")["height"] <= 100, box(page, "#site-header")
+    # The last item (the first to be cut off before) is reached with a tap.
+    links.last.click()
+    page.wait_for_url("**/prefs")
+    expect(page.locator('.site-nav a[href="/prefs"]')).to_have_attribute("aria-current", "page")
 
 
 WATCH_MOVERS = """() => {
