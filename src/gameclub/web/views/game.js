@@ -446,7 +446,8 @@ export function gameView(main, { id }) {
       out.push(...takebackButtons(vsComputer));
     }
     if (you && !live) {
-      out.push(button(t("game.playAgain"), "", playAgain, { id: "play-again" }));
+      // Ataxx speaks of the board ("Same board again"); Awele has one board.
+      out.push(button(t(isAwele() ? "awele.playAgain" : "game.playAgain"), "", playAgain, { id: "play-again" }));
       if (state.rematch) {
         out.push(h("a", { class: "button primary", href: `/game/${state.rematch}`, id: "rematch-open" }, t("game.openRematch")));
       } else if (state.rematch_offer === opp) {
