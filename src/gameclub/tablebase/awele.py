@@ -452,7 +452,9 @@ def _expand(t, level, head, stop, seeds, binom, flags, cells, distance, queue, c
                 if compare_and_swap(cells, p, old, new) == old:
                     if settles:
                         distance[p] = min(level + 1, MAX_DISTANCE)
-                        queue[fetch_add(counters, 0, 1)] = p
+                        slot = fetch_add(counters, 0, 1)
+                        if slot < queue.size:
+                            queue[slot] = p
                     break
 
 
@@ -659,6 +661,20 @@ def parse_seeds(text: str) -> int:
 # -- probing -------------------------------------------------------------------------
 
 
+def best_of(scored: list[tuple[Move, int, int]]) -> Move:
+    """The perfect player's choice among ``(move, margin, distance)``: the best margin,
+    then the shortest distance if it is positive, the longest if negative."""
+    if not scored:
+        raise ValueError("no legal move: the game is over")
+    value = max(margin for _, margin, _ in scored)
+    keep = [(move, distance) for move, margin, distance in scored if margin == value]
+    if value > 0:
+        return min(keep, key=lambda item: item[1])[0]
+    if value < 0:
+        return max(keep, key=lambda item: item[1])[0]
+    return keep[0][0]
+
+
 class AweleProbe:
     """Probing an Awele table: the margin over the seeds left of positions as boards."""
 
@@ -701,6 +717,50 @@ class AweleProbe:
                              f"holds up to {self.seeds}")
         index = int(encode(np.array(pits, dtype=np.int64), self.binom))
         return int(self.table.values(seeds)[index])
+
+    def distance_of(self, pits: tuple[int, ...] | list[int]) -> int:
+        """Plies from ``pits`` to the move that leaves its layer (a capture) or to the
+        game's end, with best play: the winner hurries, the loser delays. 0 for a
+        finished game and for a draw. ``TableError`` if the table keeps no distances."""
+        seeds = sum(pits)
+        if seeds > self.seeds:
+            raise ValueError(f"the position has {seeds} seeds on the board; the table "
+                             f"holds up to {self.seeds}")
+        index = int(encode(np.array(pits, dtype=np.int64), self.binom))
+        return int(self.table.distance(seeds)[index])
+
+    @staticmethod
+    def _own_view(board: Board) -> tuple[int, ...]:
+        pits = board.pits
+        return pits if board.turn is Side.SOUTH else pits[6:] + pits[:6]
+
+    def board_distance(self, board: Board) -> int:
+        if board.rules.name != self.rules.name:
+            raise ValueError(f"the board plays {board.rules.name}; the table is for "
+                             f"{self.rules.name}")
+        return self.distance_of(self._own_view(board))
+
+    def scored_moves(self, board: Board) -> list[tuple[Move, int, int]]:
+        """Each legal move with the margin it keeps and its distance: 1 for a capture,
+        else one more than the position after it."""
+        scored = []
+        for move in board.legal_moves:
+            before = sum(board.stores)
+            board.push(move)
+            captured = sum(board.stores) - before
+            value = captured - self.board_value(board)
+            distance = 1 if captured else 1 + self.board_distance(board)
+            board.pop()
+            scored.append((move, value, distance))
+        return scored
+
+    def perfect_move(self, board: Board) -> Move:
+        """The move of a perfect player: the best margin, then, when it wins, the
+        shortest way to the next capture and, when it loses, the longest (a draw
+        takes the first move that keeps it). Following it from a won position always
+        ends the game with at least the stored margin: each capture lowers the
+        layer and between captures the distance falls by one a move."""
+        return best_of(self.scored_moves(board))
 
     def board_value(self, board: Board) -> int:
         if board.rules.name != self.rules.name:
