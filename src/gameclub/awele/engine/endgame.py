@@ -20,7 +20,7 @@ probed and nothing fails. :class:`NoEndgameDatabase` turns probing off.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -82,7 +82,7 @@ class TableProbe:
         return self.table.board_distance(board)
 
 
-@lru_cache(maxsize=None)
+@cache
 def default_probe(rules: str) -> TableProbe | None:
     """The default directory's table for ``rules``, looked for once per process."""
     return TableProbe.open(rules)
