@@ -121,3 +121,28 @@ def test_values_agree_with_the_exact_solver_up_to_12_seeds(rules, tmp_path):
         value, moves = probe.probe(board)
         assert solution.value == value, board.position()
         assert solution.moves == dict(moves), board.position()
+
+
+def test_a_resumed_awele_build_is_byte_for_byte_an_uninterrupted_one(tmp_path):
+    """Values, WDL and distance files, with the layers solved on two threads."""
+    from gameclub.tablebase.build import Progress
+    from gameclub.tablebase.storage import BUILD_LOG
+
+    class Killed(Exception):
+        pass
+
+    def kill_after_six_layers(progress: Progress) -> None:
+        if progress.done_layers == 6:
+            raise Killed
+
+    whole = build(AweleTables(9, "awari"), tmp_path / "whole")
+    with pytest.raises(Killed):
+        build(AweleTables(9, "awari"), tmp_path / "resumed", progress=kill_after_six_layers)
+    resumed = build(AweleTables(9, "awari"), tmp_path / "resumed", resume=True)
+
+    def files(path):
+        return {p.name: p.read_bytes() for p in sorted(path.iterdir()) if p.name != BUILD_LOG}
+
+    assert resumed.complete
+    assert any(name.endswith(".distance") for name in files(whole.path))
+    assert files(resumed.path) == files(whole.path)
