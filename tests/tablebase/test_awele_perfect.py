@@ -146,6 +146,10 @@ def test_the_default_directory_is_used_and_missing_tables_are_no_error(tables, m
     default_probe.cache_clear()
     known = probe_best_move(None, board)
     assert known is not None and known.move == probe.perfect_move(board)
+    # An unfinished larger table is passed over for the complete one.
+    (root / f"awele-20-{rules}").mkdir()
+    default_probe.cache_clear()
+    assert default_probe(rules) is not None and default_probe(rules).seeds == SEEDS
     # More seeds than the table holds, and a rule set without tables: not known.
     assert probe_best_move(None, Board(rules=RULESETS[rules])) is None
     oware = Board("1-0-2-0-0-0-0-1-0-0-2-0-0-0-S", RULESETS["oware"])

@@ -54,8 +54,8 @@ class TableProbe:
 
     @classmethod
     def open(cls, rules: str, root: Path | None = None) -> TableProbe | None:
-        """The largest table of ``rules`` in ``root`` (default: the default table
-        directory), or ``None`` when there is none or the rule set has no tables."""
+        """The largest complete table of ``rules`` in ``root`` (default: the default
+        table directory), or ``None`` when there is none or the rule set has none."""
         from gameclub.tablebase.awele import TABLE_RULES, AweleProbe
         from gameclub.tablebase.storage import TableError, default_root
 
@@ -64,10 +64,15 @@ class TableProbe:
         root = root if root is not None else default_root()
         if not root.is_dir():
             return None
-        try:
-            return cls(AweleProbe.open(root, rules))
-        except TableError:
-            return None
+        # The largest complete table: an unfinished or damaged one is passed over.
+        sizes = sorted((int(p.name.split("-")[1]) for p in root.glob(f"awele-*-{rules}")
+                        if p.name.split("-")[1].isdigit()), reverse=True)
+        for seeds in sizes:
+            try:
+                return cls(AweleProbe.open(root, rules, seeds))
+            except TableError:
+                continue
+        return None
 
     def knows(self, board: Board) -> bool:
         return board.rules.name == self.rules and board.seeds_on_board() <= self.seeds
