@@ -21,9 +21,13 @@ putting ``n`` seeds in 12 pits: the counts are the gaps between 11 bars among
 system, as the empty squares of :mod:`gameclub.tablebase.ataxx` are.
 
 Moves come from :mod:`gameclub.awele.kernel` (the rules library's kernels), so
-the tables follow the rule set's legality exactly (feeding, grand slam). Both
-in-layer methods are available: the predecessors of a position are its
-un-sowings, each checked by playing it forward with the same kernels.
+the tables follow the rule set's legality exactly (feeding, grand slam). A layer
+is solved by :func:`exits_pass` and :func:`propagate_pass` (parallel, with the
+**distance** of every position: plies to the capture or game end that realises
+its value, which the perfect player of :class:`AweleProbe` follows); the generic
+solvers of :mod:`gameclub.tablebase.retro` with :func:`parents` and
+:func:`children` are kept as the independent reference and for ``--method
+iterate``.
 """
 
 from __future__ import annotations
