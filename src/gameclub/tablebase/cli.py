@@ -217,8 +217,8 @@ def add_tablebase_parser(sub: Any) -> None:
     q.add_argument("--resume", action="store_true",
                    help="continue an interrupted build in the same directory")
     q.add_argument("--method", choices=("propagate", "iterate"),
-                   help="how cycles inside a layer are resolved (default: propagate for "
-                   "ataxx, iterate for awele)")
+                   help="how cycles inside a layer are resolved (default: propagate; "
+                   "Awele keeps distances to the next capture only with propagate)")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_build)
 
@@ -230,7 +230,8 @@ def add_tablebase_parser(sub: Any) -> None:
                    "Awele: awari or awele (default awari)")
     q.add_argument("--dir", metavar="DIR", help=f"where the tables live ({where})")
     q.add_argument("--json", action="store_true",
-                   help="one JSON object: value, best, moves (each with its value)")
+                   help="one JSON object: value, best, moves (each with its value); "
+                   "Awele adds the distances to the next capture")
     q.set_defaults(func=_cmd_probe)
 
     q = actions.add_parser("info", help="layers, positions, sizes, compression, build times")
