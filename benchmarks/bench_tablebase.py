@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/bench_tablebase.py --size 4x4
     .venv/bin/python benchmarks/bench_tablebase.py --size 3x4 --probes 2000   # quick
-    .venv/bin/python benchmarks/bench_tablebase.py --game awele --seeds 12    # build only
+    .venv/bin/python benchmarks/bench_tablebase.py --game awele --seeds 18    # build only
+    .venv/bin/python benchmarks/bench_tablebase.py --game awele --table DIR/awele-24-awari
 
 Build: every layer is solved twice from the same lower layer, by predecessor/counter
 propagation and by fixed-point iteration (with its number of sweeps); the time of
@@ -234,9 +235,19 @@ def bench_solver_peer(root: Path, game: AtaxxTables, empties: int, count: int) -
           f"{statistics.median(solved) / statistics.median(probed):,.0f}; agree {agree}/{count}")
 
 
-def bench_awele(seeds: int, rules: str, iterate_up_to: int) -> None:
-    """Awele layers by both methods (iteration only up to ``iterate_up_to`` seeds)."""
-    from gameclub.tablebase.awele import AweleTables
+def _clock() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def bench_awele(seeds: int, rules: str, iterate_up_to: int, generic_up_to: int) -> None:
+    """Awele layers by the layer solver (parallel exits, level-synchronous propagation),
+    and as peers the generic propagation of :mod:`gameclub.tablebase.retro` (a serial
+    queue and per-position counters, exits computed per position) and iteration."""
+    import resource
+
+    import numba
+
+    from gameclub.tablebase.awele import AweleTables, exits_pass, propagate_pass
     from gameclub.tablebase.awele import iterate_layer as awele_iterate
     from gameclub.tablebase.awele import layer_exits as awele_exits
     from gameclub.tablebase.awele import propagate_layer as awele_propagate
@@ -245,35 +256,116 @@ def bench_awele(seeds: int, rules: str, iterate_up_to: int) -> None:
     for method in ("propagate", "iterate"):  # compile (or load) the kernels
         with tempfile.TemporaryDirectory() as tmp:
             build(AweleTables(3, rules), Path(tmp), method=method)
-    print(f"awele {rules}, 0-{seeds} seeds; load average {os.getloadavg()[0]:.2f}")
-    print(f"{'seeds':>5} {'positions':>12} {'exits s':>8} {'propagate s':>12} "
-          f"{'iterate s':>10} {'sweeps':>7}")
+    print(f"awele {rules}, 0-{seeds} seeds; load average {os.getloadavg()[0]:.2f}; "
+          f"{numba.get_num_threads()} numba threads on {os.cpu_count()} cores")
+    print("seconds: wall / CPU (all threads); M/s: positions per CPU second of the layer")
+    print(f"{'seeds':>5} {'positions':>13} {'exits':>13} {'propagate':>13} {'M/s':>6} "
+          f"{'longest':>7} {'generic':>13} {'M/s':>6} {'iterate':>7} {'sweeps':>6}")
     lower: list[np.ndarray] = []
-    totals = [0.0, 0.0, 0.0]
+    totals = np.zeros(6)
     for n in game.layers():
-        offsets = np.zeros(max(1, n), dtype=np.int64)
-        for k in range(1, n):
-            offsets[k] = offsets[k - 1] + lower[k - 1].size
-        flat = np.concatenate(lower) if lower else np.zeros(0, dtype=np.int8)
-        t0 = time.perf_counter()
-        exits, moves = awele_exits(np.int64(n), game.binom, game.flags, game.odd_seed, flat,
-                                   offsets)
-        t1 = time.perf_counter()
-        values = awele_propagate(exits, moves, game.context(n))
-        t2 = time.perf_counter()
-        iterated = ""
-        if n <= iterate_up_to:
-            other, sweeps = awele_iterate(exits, moves, game.context(n))
-            if not np.array_equal(values, other):
-                raise SystemExit(f"layer {n}: the two methods disagree")
-            totals[2] += time.perf_counter() - t2
-            iterated = f"{time.perf_counter() - t2:>10.2f} {sweeps:>7}"
-        totals[0] += t1 - t0
-        totals[1] += t2 - t1
+        w0, c0 = _clock()
+        cells = exits_pass(np.int64(n), game.binom, game.flags, game.odd_seed,
+                           game.lower_list(n, lambda k: lower[k]))
+        w1, c1 = _clock()
+        values, _, longest = propagate_pass(np.int64(n), game.binom, game.flags, cells)
+        values = values.copy()
+        del cells
+        w2, c2 = _clock()
+        totals[:4] += (w1 - w0, c1 - c0, w2 - w1, c2 - c1)
+        rate = values.size / max(1e-9, c2 - c0) / 1e6
+        line = (f"{n:>5} {values.size:>13,} {w1 - w0:>6.2f}/{c1 - c0:<6.2f} "
+                f"{w2 - w1:>6.2f}/{c2 - c1:<6.2f} {rate:>6.2f} {longest:>7}")
+        if n <= generic_up_to:
+            offsets = np.zeros(max(1, n), dtype=np.int64)
+            for k in range(1, n):
+                offsets[k] = offsets[k - 1] + lower[k - 1].size
+            flat = np.concatenate(lower) if lower else np.zeros(0, dtype=np.int8)
+            w3, c3 = _clock()
+            exits, moves = awele_exits(np.int64(n), game.binom, game.flags, game.odd_seed,
+                                       flat, offsets)
+            generic = awele_propagate(exits, moves, game.context(n))
+            w4, c4 = _clock()
+            totals[4:] += (w4 - w3, c4 - c3)
+            if not np.array_equal(values, generic):
+                raise SystemExit(f"layer {n}: the generic propagation disagrees")
+            line += (f" {w4 - w3:>6.2f}/{c4 - c3:<6.2f} "
+                     f"{values.size / max(1e-9, c4 - c3) / 1e6:>6.2f}")
+            if n <= iterate_up_to:
+                w5, _ = _clock()
+                other, sweeps = awele_iterate(exits, moves, game.context(n))
+                if not np.array_equal(values, other):
+                    raise SystemExit(f"layer {n}: iteration disagrees")
+                line += f" {time.perf_counter() - w5:>7.2f} {sweeps:>6}"
         lower.append(values)
-        print(f"{n:>5} {values.size:>12,} {t1 - t0:>8.2f} {t2 - t1:>12.2f} {iterated}")
-    print(f"{'all':>5} {sum(v.size for v in lower):>12,} {totals[0]:>8.2f} {totals[1]:>12.2f} "
-          f"{totals[2]:>10.2f} (iterate up to {iterate_up_to} seeds)")
+        print(line, flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"{'all':>5} {sum(v.size for v in lower):>13,} {totals[0]:>6.2f}/{totals[1]:<6.2f} "
+          f"{totals[2]:>6.2f}/{totals[3]:<6.2f}  generic (up to {generic_up_to} seeds) "
+          f"{totals[4]:.2f}/{totals[5]:.2f}; peak RSS {peak} MB (the layers are kept in "
+          f"memory here; the build maps them from its files); load average "
+          f"{os.getloadavg()[0]:.2f}")
+
+
+def bench_awele_table(path: Path, probes: int) -> None:
+    """Compression of a built Awele table's WDL codes, and probe speed."""
+    from gameclub.tablebase.awele import AweleProbe, encode
+    from gameclub.tablebase.storage import TableDir
+
+    table = TableDir.open(path)
+    print(f"{path}: layers {min(table.layers)}-{max(table.layers)}; load average "
+          f"{os.getloadavg()[0]:.2f}")
+    packed_total = rle_total = xz_total = zstd_total = 0
+    for layer in sorted(table.layers):
+        codes = table.wdl(layer).codes()
+        raw = packed(codes)
+        packed_total += len(raw)
+        rle_total += table.layers[layer]["wdl"]["bytes"]
+        xz_total += len(lzma.compress(raw, preset=6))
+        if zstandard is not None:
+            zstd_total += len(zstandard.ZstdCompressor(level=19).compress(raw))
+    print(f"WDL 2-bit packed {packed_total:,} B; block RLE files {rle_total:,} B "
+          f"(ratio {packed_total / rle_total:.2f}); xz whole layers {xz_total:,} B "
+          f"(ratio {packed_total / xz_total:.2f})" + (
+              f"; zstd -19 whole layers {zstd_total:,} B (ratio "
+              f"{packed_total / zstd_total:.2f})" if zstd_total else ""))
+    rng = random.Random(7)
+    cold = []
+    for layer in sorted(table.layers):
+        fresh = AweleProbe(TableDir.open(path))
+        pits = [0] * 12
+        for _ in range(layer):
+            pits[rng.randrange(12)] += 1
+        t0 = time.perf_counter()
+        fresh.value_of(pits)
+        cold.append(time.perf_counter() - t0)
+    probe = AweleProbe(table)
+    samples = []
+    for _ in range(probes):
+        pits = [0] * 12
+        for _ in range(rng.randint(0, max(table.layers))):
+            pits[rng.randrange(12)] += 1
+        samples.append(pits)
+    for pits in samples[:1000]:
+        probe.value_of(pits)
+    timed = []
+    for pits in samples:
+        t0 = time.perf_counter()
+        probe.value_of(pits)
+        timed.append(time.perf_counter() - t0)
+    arrays = [np.array(p, dtype=np.int64) for p in samples]
+    raw_timed = []
+    for pits in arrays:
+        t0 = time.perf_counter()
+        values = table.values(int(pits.sum()))
+        int(values[encode(pits, probe.binom)])
+        raw_timed.append(time.perf_counter() - t0)
+    print(f"probe, warm: AweleProbe.value_of median {statistics.median(timed) * 1e6:.2f} us, "
+          f"90th percentile {sorted(timed)[len(timed) * 9 // 10] * 1e6:.2f} us; rank and "
+          f"byte read alone {statistics.median(raw_timed) * 1e6:.2f} us")
+    print(f"probe, cold (first probe of a layer: map and SHA-256): median "
+          f"{statistics.median(cold) * 1e3:.1f} ms, largest layer {cold[-1] * 1e3:.0f} ms, "
+          f"all layers {sum(cold):.1f} s")
 
 
 def main() -> None:
@@ -282,6 +374,10 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=12, help="awele: layers 0 to SEEDS")
     parser.add_argument("--iterate-up-to", type=int, default=12,
                         help="awele: solve by iteration too up to this many seeds")
+    parser.add_argument("--generic-up-to", type=int, default=16,
+                        help="awele: solve by the generic propagation too up to this many")
+    parser.add_argument("--table", type=Path,
+                        help="awele: measure compression and probes of this built table")
     parser.add_argument("--size", default="4x4")
     parser.add_argument("--rules", help="ataxx or site-2005; awari or awele")
     parser.add_argument("--dir", type=Path, help="where to write the table (default: temporary)")
@@ -290,7 +386,11 @@ def main() -> None:
     parser.add_argument("--solver-positions", type=int, default=20)
     args = parser.parse_args()
     if args.game == "awele":
-        bench_awele(args.seeds, args.rules or "awari", args.iterate_up_to)
+        if args.table:
+            bench_awele_table(args.table, args.probes)
+        else:
+            bench_awele(args.seeds, args.rules or "awari", args.iterate_up_to,
+                        args.generic_up_to)
         return
     width, height = parse_size(args.size)
     game = AtaxxTables(width, height, args.rules or "ataxx")

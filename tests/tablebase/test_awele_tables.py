@@ -111,10 +111,14 @@ def test_the_command_line_builds_and_probes(tmp_path, capsys):
                  str(tmp_path), "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     probe = AweleProbe.open(tmp_path, "awari")
-    value, moves = probe.probe(Board(position, RULESETS["awari"]))
+    board = Board(position, RULESETS["awari"])
+    value, moves = probe.probe(board)
     assert found["value"] == {"margin": value}
-    assert found["moves"] == [{"move": m.text, "value": {"margin": v}} for m, v in moves]
-    assert found["best"] in [m.text for m, v in moves if v == value]
+    assert found["distance"] == probe.board_distance(board)
+    assert found["moves"] == [{"move": m.text, "value": {"margin": v}, "distance": d}
+                              for m, v, d in probe.scored_moves(board)]
+    assert [v for _, v in moves] == [x["value"]["margin"] for x in found["moves"]]
+    assert found["best"] == probe.perfect_move(board).text
     assert main(["tablebase", "probe", "awele", "1-2-3-4-5-6-0-0-0-0-0-0-0-0-S", "--rules",
                  "awari", "--dir", str(tmp_path)]) == 2
     assert "21 seeds" in capsys.readouterr().err

@@ -51,13 +51,21 @@ class LayeredGame(Protocol):
     def layer_size(self, layer: int) -> int: ...
 
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
-                    method: str) -> np.ndarray:
-        """The values (``int8``) of ``layer``; ``lower(k)`` gives a finished layer."""
+                    method: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+        """The values (``int8``) of ``layer``; ``lower(k)`` gives a finished layer. A game
+        that keeps distances returns ``(values, distances)`` (``uint8``)."""
         ...
 
     def wdl_codes(self, values: np.ndarray) -> np.ndarray:
         """The 2-bit WIN/LOSS/DRAW code of each value (gameclub.tablebase.values)."""
         ...
+
+
+def _peak_rss_mb() -> int:
+    """The process's peak resident memory so far, in MB (Linux reports kB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
 
 
 @dataclass
@@ -139,12 +147,9 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
     order = list(game.layers())
     sizes = {layer: game.layer_size(layer) for layer in order}
     finished = table.layers
-    memory: dict[int, np.ndarray] = {}
 
     def lower(layer: int) -> np.ndarray:
-        if layer in memory:
-            return memory[layer]
-        if layer not in finished and layer not in table.layers:
+        if layer not in table.layers:
             raise TableError(f"layer {layer} is needed before it is built")
         return np.asarray(table.values(layer))
 
@@ -156,16 +161,24 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
         if layer in finished:
             continue
         layer_started = time.perf_counter()
-        values = game.solve_layer(layer, lower, method)
+        cpu_started = time.process_time()
+        solved = game.solve_layer(layer, lower, method)
+        values, distance = solved if isinstance(solved, tuple) else (solved, None)
         if values.shape != (sizes[layer],) or values.dtype != np.int8:
             raise RuntimeError(f"layer {layer}: the game returned {values.shape} "
                                f"{values.dtype}, not ({sizes[layer]},) int8")
-        table.add_layer(layer, values, to_bytes(game.wdl_codes(values), block))
-        memory[layer] = values
+        table.add_layer(layer, values, to_bytes(game.wdl_codes(values), block), distance)
+        # Lower layers are read back memory-mapped: the page cache holds them once,
+        # instead of a copy in this process as well.
+        del solved, values, distance
         layer_seconds = time.perf_counter() - layer_started
         done_positions += sizes[layer]
         built_positions += sizes[layer]
+        # CPU seconds (every thread) beside the wall-clock ones: on a shared machine the
+        # wall clock mostly measures the other work.
         log["layers"][str(layer)] = {"seconds": round(layer_seconds, 3),
+                                     "cpu_seconds": round(time.process_time() - cpu_started, 3),
+                                     "peak_rss_mb": _peak_rss_mb(),
                                      "positions": sizes[layer]}
         write_atomic(log_path, (json.dumps(log, indent=1, sort_keys=True) + "\n").encode())
         if progress is not None:

@@ -47,26 +47,40 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 def _probe_awele(args: argparse.Namespace) -> int:
     from gameclub.awele import Board
-    from gameclub.tablebase.awele import AweleProbe, table_rules
+    from gameclub.tablebase.awele import AweleProbe, best_of, table_rules
 
     rules = args.rules or "awari"
     board = Board(args.position, table_rules(rules))
     probe = AweleProbe.open(_root(args), rules)
     value, moves = probe.probe(board)
-    best = next((m.text for m, v in moves if v == value), None)
+    seeds = board.seeds_on_board()
+    # Distances (plies to the next capture with best play) when the table keeps them.
+    distance = None
+    scored: list[tuple[Any, int, int | None]] = [(m, v, None) for m, v in moves]
+    if all(probe.table.has_distance(layer) for layer in range(seeds + 1)):
+        distance = probe.board_distance(board)
+        if board.outcome() is None:
+            scored = list(probe.scored_moves(board))
+    if moves and distance is not None:
+        best: str | None = best_of(scored).text  # type: ignore[arg-type]
+    else:
+        best = next((m.text for m, v in moves if v == value), None)
     if args.json:
         print(json.dumps({
             "game": "awele",
             "position": board.position(),
             "rules": rules,
             "value": {"margin": value},
+            "distance": distance,
             "best": best,
-            "moves": [{"move": m.text, "value": {"margin": v}} for m, v in moves],
+            "moves": [{"move": m.text, "value": {"margin": v}, "distance": d}
+                      for m, v, d in scored],
         }))
         return 0
-    print(f"value {value:+d} of the seeds left, best {best or '-'}")
-    for m, v in sorted(moves, key=lambda mv: -mv[1]):
-        print(f"  {m.text:3} {v:+d}")
+    plies = "" if distance is None else f", {distance} plies to the next capture"
+    print(f"value {value:+d} of the seeds left{plies}, best {best or '-'}")
+    for m, v, d in sorted(scored, key=lambda mvd: -mvd[1]):
+        print(f"  {m.text:3} {v:+d}" + ("" if d is None else f"  ({d} plies)"))
     return 0
 
 
@@ -138,7 +152,9 @@ def table_info(path: Path) -> dict[str, Any]:
             "values_bytes": entry["values"]["bytes"],
             "wdl_bytes": entry["wdl"]["bytes"],
             "wdl_ratio": round(packed / max(1, entry["wdl"]["bytes"]), 2),
+            "distance_bytes": entry.get("distance", {}).get("bytes", 0),
             "seconds": log.get(str(layer), {}).get("seconds"),
+            "cpu_seconds": log.get(str(layer), {}).get("cpu_seconds"),
         })
     positions = sum(x["positions"] for x in layers)
     wdl = sum(x["wdl_bytes"] for x in layers)
@@ -151,7 +167,9 @@ def table_info(path: Path) -> dict[str, Any]:
         "values_bytes": sum(x["values_bytes"] for x in layers),
         "wdl_bytes": wdl,
         "wdl_ratio": round(((positions + 3) // 4) / max(1, wdl), 2),
+        "distance_bytes": sum(x["distance_bytes"] for x in layers),
         "seconds": round(sum(x["seconds"] or 0 for x in layers), 3),
+        "cpu_seconds": round(sum(x["cpu_seconds"] or 0 for x in layers), 3),
         "layers": layers,
     }
 
@@ -199,8 +217,8 @@ def add_tablebase_parser(sub: Any) -> None:
     q.add_argument("--resume", action="store_true",
                    help="continue an interrupted build in the same directory")
     q.add_argument("--method", choices=("propagate", "iterate"),
-                   help="how cycles inside a layer are resolved (default: propagate for "
-                   "ataxx, iterate for awele)")
+                   help="how cycles inside a layer are resolved (default: propagate; "
+                   "Awele keeps distances to the next capture only with propagate)")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_build)
 
@@ -212,7 +230,8 @@ def add_tablebase_parser(sub: Any) -> None:
                    "Awele: awari or awele (default awari)")
     q.add_argument("--dir", metavar="DIR", help=f"where the tables live ({where})")
     q.add_argument("--json", action="store_true",
-                   help="one JSON object: value, best, moves (each with its value)")
+                   help="one JSON object: value, best, moves (each with its value); "
+                   "Awele adds the distances to the next capture")
     q.set_defaults(func=_cmd_probe)
 
     q = actions.add_parser("info", help="layers, positions, sizes, compression, build times")

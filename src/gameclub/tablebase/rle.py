@@ -68,8 +68,10 @@ def compress(codes, block):
     n = codes.size
     blocks = (n + block - 1) // block
     index = np.empty(blocks + 1, dtype=np.uint64)
-    # A run byte per position is the worst case of a block before the packed fallback.
-    data = np.empty(n + 16, dtype=np.uint8)
+    # A block never takes more than its packed size (runs longer than that fall back
+    # to the packed form), so the data fit in a quarter byte a position and a byte
+    # a block.
+    data = np.empty(n // 4 + blocks + 16, dtype=np.uint8)
     scratch = np.empty(block + 16, dtype=np.uint8)
     at = 0
     for b in range(blocks):

@@ -1,14 +1,16 @@
-"""A table on disk: one directory, a manifest, and two files per layer, each with a checksum.
+"""A table on disk: one directory, a manifest, and two or three files per layer, each
+with a checksum.
 
 ``manifest.json`` names the game and its rules (``params``), and for every finished
 layer its number of positions and its files with their sizes and SHA-256:
 ``layer-NN.values`` (one signed byte per position, the exact value, memory-mapped
-for probing) and ``layer-NN.wdl`` (the 2-bit WIN/LOSS/DRAW codes compressed by
-:mod:`gameclub.tablebase.rle`). Every file is written under a temporary name and
-renamed when complete, and the manifest is rewritten after each layer, so a build
-that is killed leaves only finished layers behind. Build times go to
-``build-log.json``, apart, so that a resumed build and an uninterrupted one write
-the same bytes in every other file.
+for probing), ``layer-NN.wdl`` (the 2-bit WIN/LOSS/DRAW codes compressed by
+:mod:`gameclub.tablebase.rle`) and, for games that keep them, ``layer-NN.distance``
+(one unsigned byte per position: plies to the move that leaves the layer). Every
+file is written under a temporary name and renamed when complete, and the manifest
+is rewritten after each layer, so a build that is killed leaves only finished
+layers behind. Build times go to ``build-log.json``, apart, so that a resumed build
+and an uninterrupted one write the same bytes in every other file.
 
 A layer's checksum is verified the first time it is read; a missing, cut or
 corrupted file, or a manifest for other rules than asked, raises
@@ -52,14 +54,21 @@ def sha256_of(data: bytes | np.ndarray) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes | np.ndarray) -> None:
     """Write ``data`` to ``path`` so that ``path`` is either absent, old, or complete."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        f.write(data)
+        f.write(data if isinstance(data, bytes) else data.data.cast("B"))
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def _write_file(path: Path, data: bytes | np.ndarray) -> dict[str, Any]:
+    """Write one layer file atomically; its manifest entry (name, size, SHA-256)."""
+    write_atomic(path, data)
+    size = len(data) if isinstance(data, bytes) else int(data.nbytes)
+    return {"file": path.name, "bytes": size, "sha256": sha256_of(data)}
 
 
 def layer_name(layer: int) -> str:
@@ -74,6 +83,7 @@ class TableDir:
         self.manifest = manifest
         self._values: dict[int, np.ndarray] = {}
         self._wdl: dict[int, WdlFile] = {}
+        self._distance: dict[int, np.ndarray] = {}
 
     # -- opening ------------------------------------------------------------------
 
@@ -118,18 +128,24 @@ class TableDir:
     def complete(self) -> bool:
         return bool(self.manifest.get("complete"))
 
-    def add_layer(self, layer: int, values: np.ndarray, wdl: bytes) -> None:
+    def add_layer(self, layer: int, values: np.ndarray, wdl: bytes,
+                  distance: np.ndarray | None = None) -> None:
         """Write a finished layer's files, then record it in the manifest."""
         name = layer_name(layer)
-        raw = np.ascontiguousarray(values, dtype=np.int8).tobytes()
-        write_atomic(self.path / f"{name}.values", raw)
-        write_atomic(self.path / f"{name}.wdl", wdl)
-        self.manifest["layers"].append({
+        raw = np.ascontiguousarray(values, dtype=np.int8)
+        entry: dict[str, Any] = {
             "layer": layer,
             "positions": int(values.size),
-            "values": {"file": f"{name}.values", "bytes": len(raw), "sha256": sha256_of(raw)},
-            "wdl": {"file": f"{name}.wdl", "bytes": len(wdl), "sha256": sha256_of(wdl)},
-        })
+            "values": _write_file(self.path / f"{name}.values", raw),
+            "wdl": _write_file(self.path / f"{name}.wdl", wdl),
+        }
+        if distance is not None:
+            if distance.shape != values.shape:
+                raise ValueError(f"layer {layer}: {distance.size} distances for "
+                                 f"{values.size} values")
+            entry["distance"] = _write_file(self.path / f"{name}.distance",
+                                            np.ascontiguousarray(distance, dtype=np.uint8))
+        self.manifest["layers"].append(entry)
         self.manifest["layers"].sort(key=lambda entry: entry["layer"])
         self.save_manifest()
 
@@ -156,6 +172,18 @@ class TableDir:
             self._values[layer] = self._mapped(layer, "values").view(np.int8)
         return self._values[layer]
 
+    def has_distance(self, layer: int) -> bool:
+        return "distance" in self.layers.get(layer, {})
+
+    def distance(self, layer: int) -> np.ndarray:
+        """The plies to the move that leaves ``layer`` with best play (see the game's
+        module), memory-mapped; ``TableError`` if the table has none."""
+        if layer not in self._distance:
+            if layer in self.layers and not self.has_distance(layer):
+                raise TableError(f"{self.path} has no distances for layer {layer}")
+            self._distance[layer] = self._mapped(layer, "distance")
+        return self._distance[layer]
+
     def wdl(self, layer: int) -> WdlFile:
         """The compressed WDL table of ``layer`` (checksum verified on first use)."""
         if layer not in self._wdl:
@@ -170,9 +198,11 @@ class TableDir:
 
     def verify(self) -> None:
         """Check every file of every layer against the manifest."""
-        for layer in self.layers:
+        for layer, entry in self.layers.items():
             self._mapped(layer, "values")
             self._mapped(layer, "wdl")
+            if "distance" in entry:
+                self._mapped(layer, "distance")
 
 
 def describe_params(params: Any) -> str:
