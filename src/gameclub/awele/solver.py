@@ -374,3 +374,36 @@ def solve(board: Board, max_seeds: int = MAX_SEEDS) -> Solution:
                 moves[Move(base + i)] = int(captured + sign * values[_slot(after, offsets)])
     best = max(moves, key=lambda move: (moves[move], -move)) if moves else None
     return Solution(int(sign * values[_slot(state, offsets)]), best, moves, int(count))
+
+
+@nb.njit(cache=True)
+def _solve_every(most, flags):
+    """South's margin of every position with at most ``most`` seeds, by slot."""
+    offsets = _offsets(most)
+    every = np.ones(2 * offsets[most + 1], dtype=np.uint8)
+    values = np.zeros(len(every), dtype=np.int8)
+    for seeds in range(most + 1):
+        _solve_layer(seeds, every, values, offsets, flags)
+    return offsets, values
+
+
+@nb.njit(cache=True)
+def south_margin(state, offsets, values):
+    """South's margin at ``state`` from a :func:`margin_table` (its seeds within the table)."""
+    return np.int64(values[_slot(state, offsets)])
+
+
+def margin_table(flags: int, max_seeds: int) -> tuple[np.ndarray, np.ndarray]:
+    """South's margin (as :func:`solve`'s value, from South's view) of every position
+    with at most ``max_seeds`` seeds on the board under the moves and ends of the
+    rule set whose :meth:`~gameclub.awele.rules.RuleSet.kernel_flags` are ``flags``,
+    as ``(offsets, values)`` for :func:`south_margin`: a byte a position.
+
+    A repetition, and play that stays in a cycle, is worth 0 here whatever the
+    rule set's repetition end: exact for ``awele`` and ``awari``, and under a rule
+    set whose repetition end depends on the position (``oware``: each takes his
+    own row) an approximation that an engine may still use to judge endgames."""
+    if not 0 <= max_seeds <= 48:
+        raise ValueError(f"a margin table holds 0 to 48 seeds, not {max_seeds}")
+    offsets, values = _solve_every(max_seeds, flags)
+    return offsets, values
