@@ -380,7 +380,7 @@ class MasterSearch:
         self.tt = TranspositionTable(hash_mb)
         #: seeds on the board at or below which nodes are scored exactly (-1: never).
         self.exact_seeds = EXACT_SEEDS if exact_seeds is None else exact_seeds
-        self._exact: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._exact: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.history = np.zeros((2, 12), dtype=np.int64)
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
@@ -392,14 +392,15 @@ class MasterSearch:
 
     def exact_table(self, flags: int) -> tuple[np.ndarray, np.ndarray]:
         """The exact margins for the rule set of kernel ``flags`` (built or read once)."""
-        if flags not in self._exact:
+        key = (flags, self.exact_seeds)
+        if key not in self._exact:
             if self.exact_seeds < 0:
-                self._exact[flags] = (np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
+                self._exact[key] = (np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
             else:
                 from gameclub.awele.engine.exact import exact_table
 
-                self._exact[flags] = exact_table(flags, self.exact_seeds)
-        return self._exact[flags]
+                self._exact[key] = exact_table(flags, self.exact_seeds)
+        return self._exact[key]
 
     def new_game(self) -> None:
         self.tt.clear()
@@ -412,7 +413,13 @@ class MasterSearch:
         from gameclub.awele.engine import SearchLimits
         from gameclub.awele.engine.state import KernelGame
 
-        self.search_game(KernelGame.from_board(Board()), SearchLimits(depth=2))
+        # Without the exact table: the game's rules may not be the default board's,
+        # and its table is built (or read) by the first search under them.
+        seeds, self.exact_seeds = self.exact_seeds, -1
+        try:
+            self.search_game(KernelGame.from_board(Board()), SearchLimits(depth=2))
+        finally:
+            self.exact_seeds = seeds
         self.new_game()
 
     def search_game(
