@@ -385,9 +385,10 @@ class MasterSearch:
         self.history = np.zeros((2, 12), dtype=np.int64)
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
         self.options[OPT_QSEARCH] = 8
-        # Late-move reductions from the fourth move on: 56% over 200 fixed-node
-        # games (docs/awele-engine.md).
-        self.options[OPT_LMR] = 3
+        # Late-move reductions from the third move on (docs/awele-engine.md: from
+        # the fourth against none, then from the third against the fourth, 56%
+        # each over 200 fixed-node games).
+        self.options[OPT_LMR] = 2
         self.options[OPT_KNOWN] = KNOWN
 
     def exact_table(self, flags: int) -> tuple[np.ndarray, np.ndarray]:
