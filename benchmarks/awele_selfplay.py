@@ -79,6 +79,9 @@ def main() -> int:
     a, b = make(parse(args.a)), make(parse(args.b))
     openings = awele_openings(OWARE, 3)  # as awele_strength.py's series
     random.Random(args.seed).shuffle(openings)
+    if args.first_game < 0 or args.first_game + args.games > 2 * len(openings):
+        parser.error(f"the openings give {2 * len(openings)} games; "
+                     f"{args.first_game}+{args.games} is past them")
     wins = losses = draws = 0
     started = time.perf_counter()
     for game in range(args.first_game, args.first_game + args.games):

@@ -3,7 +3,7 @@
 Every match is played by the match runner (``gameclub.match.run_awele_match``)
 with our engine as a UCI-for-Oware process under the ``oware`` rules (abapa:
 Aalina's and OpenSpiel's). The games of a series are numbered: game ``g``
-starts from opening ``g // 2`` of the 216 three-move openings (shuffled with
+starts from opening ``g // 2`` of the 190 three-move openings (shuffled with
 ``--seed``), master (or the first engine) plays South when ``g`` is even and
 North when it is odd, so each opening is played twice with colours swapped::
 
@@ -52,7 +52,8 @@ from gameclub.match import (
 
 HERE = Path(__file__).resolve().parent
 
-#: Plies of the openings: 216 of them, 432 games with colours swapped.
+#: Plies of the openings: 190 of them (a pit emptied by the first move cannot be
+#: played third), 380 games with colours swapped.
 OPENING_PLIES = 3
 
 
