@@ -6,7 +6,8 @@ fair measure of a change on a noisy machine (a node budget does not depend on lo
 A configuration is ``key=value,...`` with the keys ``exact`` (seeds at or below
 which nodes are scored by the exact margins, -1: never), ``qsearch`` (plies of
 captures beyond the horizon), ``lmr`` (first late move reduced, 0: off) and
-``known`` (the bonus of an exactly known win over its margin, 0: none).
+``known`` (the bonus of an exactly known win over its margin, 0: none), and
+the evaluation's weights ``kroo``, ``empty`` and ``weak`` (hundredths of a seed).
 Games start from the series' three-move openings (those of
 ``awele_strength.py``), each twice with colours swapped, under the ``oware``
 rules; the total of plies is capped by ``--max-plies`` (a game still going is
@@ -22,10 +23,11 @@ import time
 
 from gameclub.awele import OWARE, Board, Side
 from gameclub.awele.engine import Engine, SearchLimits
+from gameclub.awele.engine.evaluate import W_EMPTY, W_KROO, W_WEAK
 from gameclub.awele.engine.search import OPT_KNOWN, OPT_LMR, OPT_QSEARCH
 from gameclub.match import awele_openings, elo_estimate
 
-KEYS = ("exact", "qsearch", "lmr", "known")
+KEYS = ("exact", "qsearch", "lmr", "known", "kroo", "empty", "weak")
 
 
 def parse(text: str) -> dict[str, int]:
@@ -44,6 +46,9 @@ def make(config: dict[str, int]) -> Engine:
     master = engine._master_search()
     if "qsearch" in config:
         master.options[OPT_QSEARCH] = config["qsearch"]
+    for key, index in (("kroo", W_KROO), ("empty", W_EMPTY), ("weak", W_WEAK)):
+        if key in config:
+            master.weights[index] = config[key]
     if "known" in config:
         master.options[OPT_KNOWN] = config["known"]
     if "lmr" in config:

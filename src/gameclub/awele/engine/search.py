@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from gameclub.awele.engine.evaluate import SEED, evaluate
+from gameclub.awele.engine.evaluate import SEED, default_weights, evaluate
 from gameclub.awele.engine.state import (
     RP_FLAGS,
     RP_REPETITION,
@@ -96,14 +96,15 @@ def _outcome_score(margin, ply):
 @njit(cache=True, nogil=True)
 def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alpha, beta,
                   keys, data, gen, killers, history, control, stats, pv_out, options,
-                  exact_offsets, exact_values, exact_seeds):
+                  exact_offsets, exact_values, exact_seeds, weights):
     """One fixed-depth PVS of ``root``; returns ``(score, pv length)``, fills ``pv_out``/``stats``.
 
     ``history_hashes``/``history_seeds`` hold the game's earlier positions (the
     ``n_history`` before the root), so that a return to one of them is seen. A
     node below the root with at most ``exact_seeds`` seeds on the board is scored
     from the exact margins ``exact_offsets``/``exact_values``
-    (:mod:`gameclub.awele.engine.exact`; ``exact_seeds`` -1: none). The search is
+    (:mod:`gameclub.awele.engine.exact`; ``exact_seeds`` -1: none); ``weights``
+    are the evaluation's (:func:`~gameclub.awele.engine.evaluate.default_weights`). The search is
     a loop over explicit per-ply stacks rather than a recursive function: numba
     cannot reload a cached recursive function.
     """
@@ -201,12 +202,12 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                 n = generate(row, rp, moves[ply], caps[ply], kids[ply])
                 # (n == 0 only at a root where the game is over: nothing to search)
                 if n == 0 or ply >= MAX_PLY - 2:
-                    value = evaluate(row)
+                    value = evaluate(row, weights)
                     settled = True
                 elif s_depth[ply] <= 0:
                     # Quiescence: the side to move may stand pat or go on capturing, so
                     # that no leaf is scored in the middle of an exchange.
-                    stand = evaluate(row)
+                    stand = evaluate(row, weights)
                     kept = 0
                     if stand < s_beta[ply] and -s_depth[ply] < options[OPT_QSEARCH]:
                         for i in range(n):
@@ -390,6 +391,7 @@ class MasterSearch:
         # each over 200 fixed-node games).
         self.options[OPT_LMR] = 2
         self.options[OPT_KNOWN] = KNOWN
+        self.weights = default_weights()
 
     def exact_table(self, flags: int) -> tuple[np.ndarray, np.ndarray]:
         """The exact margins for the rule set of kernel ``flags`` (built or read once)."""
@@ -466,7 +468,7 @@ class MasterSearch:
                     game.root, game.rules, game.keys, game.seeds, len(game.keys), depth,
                     -INF, INF, self.tt.keys, self.tt.data, generation, self.killers,
                     self.history, control, stats, pv_out, self.options,
-                    exact_offsets, exact_values, self.exact_seeds,
+                    exact_offsets, exact_values, self.exact_seeds, self.weights,
                 )
                 nodes += int(stats[STAT_NODES])
                 elapsed = time.perf_counter() - started
