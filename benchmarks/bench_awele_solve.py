@@ -2,7 +2,8 @@
 peer: the same solver module as it stood at an earlier revision, same run.
 
 Each solve runs in a fresh process (so its peak resident memory is its own),
-after one tiny solve that loads the compiled kernels; the figure is the median
+after one tiny solve that loads the compiled kernels; the figures (wall time,
+CPU time, which a busy machine disturbs less, and peak memory) are the medians
 of ``--runs`` such processes. The peer is ``src/gameclub/awele/solver.py`` at
 ``--baseline`` (a git revision, e.g. the one before the dense per-layer solve),
 imported from a copy; values and position counts must agree with ours.
@@ -36,12 +37,13 @@ from gameclub.awele import AWARI, Board
 solve = __import__(sys.argv[3]).solve if sys.argv[2] else __import__(
     "gameclub.awele.solver", fromlist=["solve"]).solve
 solve(Board("1-0-0-0-0-0-0-0-0-0-0-1-0-0-S", AWARI))
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 found = solve(Board(sys.argv[1], AWARI))
-elapsed = time.perf_counter() - started
+elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"value": found.value, "positions": found.positions, "moves":
-                  {m.text: v for m, v in found.moves.items()}, "time": elapsed, "mb": peak}))
+                  {m.text: v for m, v in found.moves.items()}, "time": elapsed, "cpu": cpu,
+                  "mb": peak}))
 """
 
 
@@ -72,10 +74,12 @@ def main() -> int:
             for name, module_dir, module in peers:
                 results = [run(position, module_dir, module) for _ in range(args.runs)]
                 time_s = statistics.median(float(r["time"]) for r in results)  # type: ignore[arg-type]
+                cpu = statistics.median(float(r["cpu"]) for r in results)  # type: ignore[arg-type]
                 mb = statistics.median(float(r["mb"]) for r in results)  # type: ignore[arg-type]
                 found[name] = results[0]
                 print(f"{seeds:2d} seeds {position}: {name:>14}: value {results[0]['value']:+d} "
-                      f"{results[0]['positions']} positions, {time_s:7.2f} s, {mb:6.0f} MB peak",
+                      f"{results[0]['positions']} positions, {time_s:7.2f} s "
+                      f"({cpu:6.2f} s of CPU), {mb:6.0f} MB peak",
                       flush=True)
             answers = {(r["value"], r["positions"], json.dumps(r["moves"])) for r in found.values()}
             if len(answers) != 1:
