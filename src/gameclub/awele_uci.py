@@ -20,9 +20,10 @@ clocks, but our engine also reads ``wtime``/``btime`` (South's and North's clock
 ``nodes``. A finished game is answered ``bestmove 0000``.
 
 Our engine's side (:class:`AweleUciServer`, ``gameclub awele engine``) adds
-the options ``Level`` and ``Rules`` (default ``oware``, Aalina's rules) and
-``d`` (show the board). Nothing a client sends can crash it: a malformed or
-illegal command is answered with ``info string`` and otherwise ignored.
+the options ``Level``, ``Rules`` (default ``oware``, Aalina's rules) and
+``ExactSeeds`` (master's exact endgame scores, -1 off), and ``d`` (show the
+board). Nothing a client sends can crash it: a malformed or illegal command is
+answered with ``info string`` and otherwise ignored.
 
 The client side (:class:`AweleUciProcess`) drives any such engine over pipes,
 with a timeout on every wait; the match runner plays its Awele games with it.
@@ -40,6 +41,7 @@ from typing import IO, Any, TextIO
 from gameclub import __version__
 from gameclub.awele.board import Board
 from gameclub.awele.engine import LEVELS, Engine, SearchLimits, SearchResult
+from gameclub.awele.engine.exact import EXACT_SEEDS
 from gameclub.awele.errors import AweleError
 from gameclub.awele.move import Move
 from gameclub.awele.rules import RULESETS, RuleSet
@@ -95,6 +97,8 @@ class AweleUciServer:
     """
 
     HASH_MIN, HASH_MAX = 1, 4096
+    #: seeds at or below which master scores exactly (-1: never); 16 holds 61 MB.
+    EXACT_MIN, EXACT_MAX = -1, 16
 
     def __init__(self, output: TextIO, *, level: str = "master", rules: str = DEFAULT_RULES,
                  hash_mb: int = 32, move_overhead_ms: int = 30) -> None:
@@ -107,6 +111,7 @@ class AweleUciServer:
         self.level = level
         self.rules: RuleSet = RULESETS[rules]
         self.hash_mb = hash_mb
+        self.exact_seeds = EXACT_SEEDS
         self.move_overhead_ms = move_overhead_ms
         self.board = Board(rules=self.rules)
         self._engine: Engine | None = None
@@ -206,6 +211,8 @@ class AweleUciServer:
             f"min {self.HASH_MIN} max {self.HASH_MAX}",
             f"option name Level type combo default {self.level} {levels}",
             f"option name Rules type combo default {self.rules.name} {rules}",
+            f"option name ExactSeeds type spin default {self.exact_seeds} "
+            f"min {self.EXACT_MIN} max {self.EXACT_MAX}",
             "option name OwnBook type check default false",
             "uciok",
         ):
@@ -251,15 +258,28 @@ class AweleUciServer:
                         f"bad value {value!r} for option Rules; choose one of "
                         f"{', '.join(RULESETS)}"
                     )
+                if RULESETS[value] is not self.rules:
+                    self._engine = None  # its exact endgame table is the old rules'
                 self.rules = RULESETS[value]
                 self.board = Board(rules=self.rules)
+            elif key == "exactseeds":
+                number = _int_or_none(value)
+                if number is None or not self.EXACT_MIN <= number <= self.EXACT_MAX:
+                    raise _OptionError(
+                        f"bad value {value!r} for option ExactSeeds: expected an integer from "
+                        f"{self.EXACT_MIN} (none) to {self.EXACT_MAX}"
+                    )
+                if number != self.exact_seeds:
+                    self.exact_seeds = number
+                    self._engine = None
             elif key == "ownbook":
                 if value not in ("true", "false"):
                     raise _OptionError(f"bad value {value!r} for option OwnBook: true or false")
                 # We have no opening book: both values play the same.
             else:
                 raise _OptionError(
-                    f"unknown option {name!r}; options are Hash, Level, Rules, OwnBook"
+                    f"unknown option {name!r}; options are Hash, Level, Rules, ExactSeeds, "
+                    "OwnBook"
                 )
         except _OptionError as exc:
             self._say(str(exc))
@@ -356,7 +376,7 @@ class AweleUciServer:
     def _get_engine(self) -> Engine | None:
         if self._engine is None:
             try:
-                engine = Engine(self.level, hash_mb=self.hash_mb)
+                engine = Engine(self.level, hash_mb=self.hash_mb, exact_seeds=self.exact_seeds)
                 # Load every module and kernel a move needs now, not on the first clock.
                 engine.search(Board(rules=self.rules), SearchLimits(depth=1))
                 engine.new_game()

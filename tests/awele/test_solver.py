@@ -11,12 +11,13 @@ retrograde layers.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from gameclub.awele import AWARI, AWELE, Board
 from gameclub.awele.board import move_effect
-from gameclub.awele.solver import solve
+from gameclub.awele.solver import margin_table, solve, south_margin
 from gameclub.cli import main
 
 
@@ -89,3 +90,23 @@ def test_cli_solve_text_and_errors(capsys):
     assert "depends on the game's history" in capsys.readouterr().err
     assert main(["awele", "solve", "startpos"]) == 2
     assert "48 seeds on the board is more than 12" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [AWELE, AWARI], ids=lambda r: r.name)
+def test_margin_table_agrees_with_solve(rules):
+    # The table solves every position of each layer, solve only those reachable
+    # from its root: the values of the positions both hold must agree.
+    offsets, values = margin_table(rules.kernel_flags(), 7)
+    rng = random.Random(3)
+    for _ in range(60):
+        pits = [0] * 12
+        for _ in range(rng.randint(1, 7)):
+            pits[rng.randrange(12)] += 1
+        board = Board("-".join(map(str, pits)) + "-0-0-" + rng.choice("SN"), rules)
+        south = south_margin(board.kernel_state(), offsets, values)
+        assert solve(board).value == (south if board.turn == 0 else -south), board.position()
+
+
+def test_margin_table_refuses_a_seed_count_out_of_range():
+    with pytest.raises(ValueError, match="0 to 48 seeds, not 49"):
+        margin_table(AWARI.kernel_flags(), 49)

@@ -11,6 +11,9 @@ from gameclub.awele import RULESETS, Board, Side
 from gameclub.awele.board import move_effect
 from gameclub.awele.engine import LEVELS, Engine, SearchLimits
 from gameclub.awele.engine.endgame import NoEndgameDatabase, probe_best_move
+from gameclub.awele.engine.evaluate import SEED
+from gameclub.awele.engine.search import KNOWN
+from gameclub.awele.solver import solve
 
 
 def random_positions(rules_name: str, count: int, seed: int) -> list[Board]:
@@ -30,7 +33,16 @@ def random_positions(rules_name: str, count: int, seed: int) -> list[Board]:
 
 @pytest.fixture(scope="module")
 def master() -> Engine:
-    engine = Engine("master", hash_mb=8)
+    # Exact margins up to 8 seeds: the table of each rule set builds in a blink.
+    engine = Engine("master", hash_mb=8, exact_seeds=8)
+    engine.new_game()
+    return engine
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Engine:
+    """master with no exact endgame scores: what its search proves on its own."""
+    engine = Engine("master", hash_mb=8, exact_seeds=-1)
     engine.new_game()
     return engine
 
@@ -76,7 +88,7 @@ def wins_within(board: Board, plies: int, mover: Side) -> bool:
     return not ours
 
 
-def test_master_finds_a_forced_win(master: Engine) -> None:
+def test_master_finds_a_forced_win(searcher: Engine) -> None:
     # 7 seeds left, South 21 - North 18: South forces 25 in 5 plies, not sooner.
     board = Board("1-1-3-0-0-1-2-0-0-0-1-0-21-18-S", RULESETS["oware"])
     assert wins_within(board, 5, Side.SOUTH)
@@ -88,10 +100,44 @@ def test_master_finds_a_forced_win(master: Engine) -> None:
             good.append(move)
         board.pop()
     assert 0 < len(good) < len(board.legal_moves)  # a choice that matters
-    master.new_game()
-    result = master.search(board, SearchLimits(depth=9))
+    searcher.new_game()
+    result = searcher.search(board, SearchLimits(depth=9))
     assert result.move in good
     assert result.win_in is not None and 0 < result.win_in <= 5
+
+
+@pytest.mark.parametrize("rules_name", ["awari", "awele"])
+def test_master_scores_few_seeds_as_the_exact_solver(master: Engine, rules_name: str) -> None:
+    # With 8 seeds or fewer every child of the root is looked up, so one ply gives
+    # the exact end: the solver's value (a retrograde of the reachable positions
+    # only) plus the stores, and a move worth it.
+    rules = RULESETS[rules_name]
+    rng = random.Random(7)
+    checked = 0
+    while checked < 40:
+        seeds = rng.randint(2, 8)
+        pits = [0] * 12
+        for _ in range(seeds):
+            pits[rng.randrange(12)] += 1
+        south = rng.randint(20, 48 - seeds - 20)
+        board = Board("-".join(map(str, pits)) + f"-{south}-{48 - seeds - south}-"
+                      + rng.choice("SN"), rules)
+        if board.is_game_over():
+            continue
+        solution = solve(board)
+        master.new_game()
+        result = master.search(board, SearchLimits(depth=1))
+        mover = int(board.turn)
+        final = board.stores[mover] - board.stores[1 - mover] + solution.value
+        if result.win_in is not None:
+            # A move that takes a store past 24 ends the game: a proven result
+            # that must agree with the margin's sign.
+            assert (result.win_in > 0) == (final > 0) and final != 0, board.position()
+        else:
+            known = KNOWN if final > 0 else -KNOWN if final < 0 else 0
+            assert result.score == SEED * final + known, board.position()
+        assert solution.moves[result.move] == solution.value, board.position()
+        checked += 1
 
 
 @pytest.mark.parametrize("movetime", [0.05, 0.3])

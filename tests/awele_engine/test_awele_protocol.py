@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 
 from gameclub.awele import RULESETS, Board
+from gameclub.awele.engine.evaluate import SEED
+from gameclub.awele.engine.exact import EXACT_SEEDS
+from gameclub.awele.engine.search import KNOWN
 from gameclub.awele.ogn import read_ogn
+from gameclub.awele.solver import solve
 from gameclub.awele_uci import AweleUciProcess, AweleUciServer, moves_text, parse_moves
 from gameclub.match import (
     AweleMatchConfig,
@@ -99,6 +103,7 @@ def test_our_engine_as_a_process() -> None:
         assert engine.id_name is not None and engine.id_name.startswith("gameclub-awele")
         assert {"level", "rules", "hash"} <= set(engine.options)
         engine.setoption("Level", "master")
+        engine.setoption("ExactSeeds", "10")  # a table built in a second, not the default's
         engine.ucinewgame()
         engine.isready(timeout=300)
         board = Board(rules=RULESETS["oware"])
@@ -114,6 +119,7 @@ def test_an_infinite_search_answers_after_stop() -> None:
     with AweleUciProcess(OUR_ENGINE, name="ours") as engine:
         engine.uci(timeout=120)
         engine.setoption("Level", "master")
+        engine.setoption("ExactSeeds", "10")
         engine.isready(timeout=300)
         engine.position("startpos")
         with pytest.raises(EngineTimeoutError):
@@ -265,7 +271,7 @@ def test_a_failing_engine_loses_and_the_match_goes_on(
 def test_our_engine_plays_itself_through_the_runner() -> None:
     result = run_awele_match(
         AweleMatchConfig(
-            engine1=parse_awele_engine("builtin:master"),
+            engine1=parse_awele_engine("builtin:master", options=["ExactSeeds=10"]),
             engine2=parse_awele_engine("builtin:greedy"),
             time_control=TimeControl(movetime=0.05),
             openings=["Cc"],
@@ -278,3 +284,20 @@ def test_our_engine_plays_itself_through_the_runner() -> None:
     assert len(result.games) == 2
     assert all(game.termination == "normal" for game in result.games), [
         g.reason for g in result.games]
+
+
+def test_exact_seeds_option() -> None:
+    # 6 seeds under awari: with ExactSeeds 6 every reply is scored exactly, so the
+    # score of one ply is the solver's value plus the stores (and the known-win bonus).
+    position = "1-0-2-0-0-0-0-1-0-0-2-0-18-24-S"
+    lines = served("uci", "setoption name Rules value awari", "setoption name ExactSeeds value 6",
+                   f"position fen {position}", "go depth 1",
+                   "setoption name ExactSeeds value 17")
+    assert any(line.startswith(f"option name ExactSeeds type spin default {EXACT_SEEDS} min -1 "
+                               "max 16")
+               for line in lines)
+    final = 18 - 24 + solve(Board(position, RULESETS["awari"])).value
+    scores = [line.split()[line.split().index("cp") + 1] for line in lines if " cp " in line]
+    known = KNOWN if final > 0 else -KNOWN if final < 0 else 0
+    assert scores == [str(SEED * final + known)]
+    assert lines[-1].startswith("info string bad value '17' for option ExactSeeds")

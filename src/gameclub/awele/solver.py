@@ -17,14 +17,17 @@ captures, the only way to gain, cannot occur inside a cycle, so a side that can
 hold a cycle can hold it to the third occurrence. Positions are therefore
 valued without their history, and the value is exact for it.
 
-How: every position reachable from the root is enumerated (found by its
-rank among all positions with at most as many seeds: the endgame databases'
-index of :mod:`gameclub.awele.layers`), grouped into layers by seeds on the
-board (a capture moves to a lower layer), and each layer is solved from the
-lowest up. Within a layer, for each threshold ``t`` the positions where
-South can force a margin of at least ``t`` are found as an attractor (a
-retrograde sweep with move counters), where a move out of the layer has a
-known value and play that stays in the layer for ever is worth 0. Rule sets
+How: every position reachable from the root is marked in a byte map over
+the dense index of all positions with at most as many seeds (a position's
+place is its layer's offset plus its pits' rank, the endgame databases' index
+of :mod:`gameclub.awele.layers`). Layers (seeds on the board; a capture moves
+to a lower layer) are solved from the lowest up over their marked positions:
+South's attractor is grown from the highest margin down to 1 (a position
+enters at the highest ``t`` South can force by leaving the layer at ``t`` or
+more, with move counters for North), then North's from the lowest up to -1;
+what neither can force is worth 0, the value of play that stays in the layer
+for ever. Each attractor only grows as its threshold moves on, so every move
+is looked at once per layer. Rule sets
 whose repetition end is not an equal share (abapa's "each takes his own
 row") or hands the odd seed to one side make a value depend on which
 position repeats; :func:`solve` refuses them.
@@ -92,214 +95,221 @@ def _slot(state, offsets):
 
 
 @nb.njit(cache=True)
-def _enumerate(root, flags):
-    """Every position reachable from ``root``: states, children, captures, end values."""
-    # Positions are found by their rank in a dense index of every position with
-    # as many seeds as the root or fewer: exact, and one memory access each.
-    most = kernel.seeds_on_board(root)
+def _unslot(slot, seeds, offsets, state):
+    """Write into ``state`` the position at ``slot`` of the layer of ``seeds`` seeds
+    (as :func:`gameclub.awele.layers.unrank_pits`), stores empty."""
+    rank = slot // 2 - offsets[seeds]
+    place = seeds + kernel.PITS - 2
+    # The bars from the last down, each the highest place whose binomial fits;
+    # a pit holds as many seeds as there are places between its two bars.
+    upper = seeds + kernel.PITS - 1
+    for k in range(kernel.PITS - 1, 0, -1):
+        while _BINOMIALS[place, k] > rank:
+            place -= 1
+        rank -= _BINOMIALS[place, k]
+        state[k] = upper - place - 1
+        upper = place
+        place -= 1
+    state[0] = upper
+    state[kernel.SOUTH_STORE] = 0
+    state[kernel.NORTH_STORE] = 0
+    state[kernel.SIDE] = slot & 1
+
+
+@nb.njit(cache=True)
+def _offsets(most):
+    """Where each layer of at most ``most`` seeds starts in the dense index (in pit
+    counts: a slot is twice that, plus the side to move)."""
     offsets = np.zeros(most + 2, dtype=np.int64)
     for seeds in range(most + 1):
         offsets[seeds + 1] = offsets[seeds] + _BINOMIALS[seeds + 11, 11]
-    found_at = np.full(2 * offsets[most + 1], -1, dtype=np.int32)
-    capacity = 1 << 15
-    states = np.empty((capacity, kernel.STATE_SIZE), dtype=np.uint8)
-    children = np.full((capacity, 6), -1, dtype=np.int64)
-    captures = np.zeros((capacity, 6), dtype=np.int64)
-    ends = np.empty(capacity, dtype=np.int64)
-    states[0] = root
-    states[0, kernel.SOUTH_STORE] = 0
-    states[0, kernel.NORTH_STORE] = 0
-    found_at[_slot(states[0], offsets)] = 0
+    return offsets
+
+
+@nb.njit(cache=True)
+def _reach(root, flags, offsets):
+    """Mark every position reachable from ``root`` in a byte map of the dense index
+    of every position with as many seeds as the root or fewer; return it and how
+    many are marked. A breadth-first walk that keeps only slots."""
+    most = kernel.seeds_on_board(root)
+    found = np.zeros(2 * offsets[most + 1], dtype=np.uint8)
+    queue = np.empty(1 << 16, dtype=np.int64)
+    queue[0] = _slot(root, offsets)
+    found[queue[0]] = 1
     count = 1
     head = 0
     current = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
     child = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
     while head < count:
-        current[:] = states[head]
-        end = _end_value(current, flags)
-        ends[head] = end
-        if end == _ONGOING:
-            mask = kernel.legal_mask(current, flags)
-            base = kernel.ROW * np.int64(current[kernel.SIDE])
-            for i in range(6):
-                if not mask >> i & 1:
-                    continue
-                captures[head, i] = kernel.play(current, base + i, child, flags)
-                slot = _slot(child, offsets)
-                found = np.int64(found_at[slot])
-                if found < 0:
-                    if count == capacity:
-                        capacity *= 2
-                        grown = np.empty((capacity, kernel.STATE_SIZE), dtype=np.uint8)
-                        grown[:count] = states[:count]
-                        states = grown
-                        grown_children = np.full((capacity, 6), -1, dtype=np.int64)
-                        grown_children[:count] = children[:count]
-                        children = grown_children
-                        grown_captures = np.zeros((capacity, 6), dtype=np.int64)
-                        grown_captures[:count] = captures[:count]
-                        captures = grown_captures
-                        grown_ends = np.empty(capacity, dtype=np.int64)
-                        grown_ends[:count] = ends[:count]
-                        ends = grown_ends
-                    states[count] = child
-                    found_at[slot] = count
-                    found = count
-                    count += 1
-                children[head, i] = found
+        slot = queue[head]
         head += 1
-    return states[:count], children[:count], captures[:count], ends[:count]
+        layer = 0
+        while offsets[layer + 1] <= slot // 2:
+            layer += 1
+        _unslot(slot, layer, offsets, current)
+        if _end_value(current, flags) != _ONGOING:
+            continue
+        mask = kernel.legal_mask(current, flags)
+        base = kernel.ROW * np.int64(current[kernel.SIDE])
+        for i in range(6):
+            if not mask >> i & 1:
+                continue
+            kernel.play(current, base + i, child, flags)
+            c = _slot(child, offsets)
+            if found[c]:
+                continue
+            found[c] = 1
+            if count == len(queue):
+                grown = np.empty(2 * len(queue), dtype=np.int64)
+                grown[:count] = queue[:count]
+                queue = grown
+            queue[count] = c
+            count += 1
+    return found, count
 
 
 @nb.njit(cache=True)
-def _solve_layers(states, children, captures, ends):
-    """South's margin of every enumerated position (see the module docstring)."""
-    n = len(states)
-    seeds = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        seeds[p] = kernel.seeds_on_board(states[p])
-    # Renumber the positions layer by layer, so that each layer is one run of
-    # the arrays and the sweeps below read memory in order.
-    order = np.argsort(seeds, kind="mergesort")
-    renumbered = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        renumbered[order[k]] = k
-    side = np.empty(n, dtype=np.int64)
-    child = np.full((n, 6), -1, dtype=np.int64)
-    capture = np.zeros((n, 6), dtype=np.int64)
-    end = np.empty(n, dtype=np.int64)
-    layer_of = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        old = order[k]
-        side[k] = states[old, kernel.SIDE]
-        end[k] = ends[old]
-        layer_of[k] = seeds[old]
+def _solve_layer(seeds, found, values, offsets, flags):
+    """South's margin of every marked position of one layer, from the lower layers'
+    ``values`` (see the module docstring), written into ``values``."""
+    first_slot = 2 * offsets[seeds]
+    last_slot = 2 * offsets[seeds + 1]
+    size = 0
+    for slot in range(first_slot, last_slot):
+        size += found[slot]
+    if size == 0:
+        return
+    slots = np.empty(size, dtype=np.int64)
+    compact = np.full(last_slot - first_slot, -1, dtype=np.int32)
+    k = 0
+    for slot in range(first_slot, last_slot):
+        if found[slot]:
+            slots[k] = slot
+            compact[slot - first_slot] = k
+            k += 1
+    # Each position's moves: a move that stays in the layer (no capture) is an
+    # edge to a sibling; a capture leaves it with a value known from below, an
+    # event at that value; an ended game is an event at its value.
+    child = np.full((size, 6), -1, dtype=np.int32)
+    exit_margin = np.zeros((size, 6), dtype=np.int8)
+    exits = np.zeros(size, dtype=np.int8)
+    moves = np.zeros(size, dtype=np.int8)
+    end = np.empty(size, dtype=np.int8)
+    side = np.empty(size, dtype=np.int8)
+    degree = np.zeros(size + 1, dtype=np.int64)
+    span = 2 * seeds + 1
+    event_count = np.zeros(span + 1, dtype=np.int64)
+    state = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
+    after = np.empty(kernel.STATE_SIZE, dtype=np.uint8)
+    for p in range(size):
+        _unslot(slots[p], seeds, offsets, state)
+        side[p] = state[kernel.SIDE]
+        e = _end_value(state, flags)
+        if e != _ONGOING:
+            end[p] = e
+            event_count[e + seeds] += 1
+            continue
+        end[p] = _ONGOING
+        sign = 1 if side[p] == 0 else -1
+        mask = kernel.legal_mask(state, flags)
+        base = kernel.ROW * np.int64(side[p])
         for i in range(6):
-            if children[old, i] >= 0:
-                child[k, i] = renumbered[children[old, i]]
-                capture[k, i] = captures[old, i]
-    values = np.zeros(n, dtype=np.int64)
-    exit_margin = np.zeros((n, 6), dtype=np.int64)
-    in_attractor = np.zeros(n, dtype=np.bool_)
-    counters = np.zeros(n, dtype=np.int64)
-    queue = np.empty(n, dtype=np.int64)
-    start = 0
-    while start < n:
-        layer_seeds = layer_of[start]
-        stop = start
-        while stop < n and layer_of[stop] == layer_seeds:
-            stop += 1
-        size = stop - start
-        # Moves out of the layer (captures) have known values; predecessors
-        # inside the layer, as compressed rows.
-        degree = np.zeros(size + 1, dtype=np.int64)
-        for p in range(start, stop):
-            sign = 1 if side[p] == 0 else -1
-            for i in range(6):
-                c = child[p, i]
-                if c < 0:
-                    continue
-                if capture[p, i]:
-                    exit_margin[p, i] = sign * capture[p, i] + values[c]
-                else:
-                    degree[c - start] += 1
-        first = np.zeros(size + 1, dtype=np.int64)
-        for k in range(size):
-            first[k + 1] = first[k] + degree[k]
-        fill = first.copy()
-        predecessors = np.empty(first[size], dtype=np.int64)
-        for p in range(start, stop):
-            for i in range(6):
-                c = child[p, i]
-                if c >= 0 and capture[p, i] == 0:
-                    predecessors[fill[c - start]] = p
-                    fill[c - start] += 1
-        for p in range(start, stop):
-            values[p] = end[p] if end[p] != _ONGOING else -layer_seeds
-        # Thresholds from 1 up while South still reaches one, then from 0 down
-        # while North can still push some position below it: only the range
-        # the layer's values span is swept.
-        stopped_up = False
-        for step in range(2 * layer_seeds):
-            t = 1 + step if step < layer_seeds else layer_seeds - step
-            if t > 0 and stopped_up:
+            if not mask >> i & 1:
                 continue
-            # South wins at threshold t if the margin reaches t. For t <= 0 play
-            # that stays in the layer wins for South, so North must force a way
-            # out below t: find North's attractor. For t > 0 South must force a
-            # way out at t or more: find South's attractor.
-            attacker = 1 if t <= 0 else 0
-            tail = 0
-            for p in range(start, stop):
-                in_attractor[p] = False
-                if end[p] != _ONGOING:
-                    if (end[p] >= t) == (attacker == 0):
-                        in_attractor[p] = True
-                        queue[tail] = p
-                        tail += 1
+            moves[p] += 1
+            captured = kernel.play(state, base + i, after, flags)
+            c = _slot(after, offsets)
+            if captured:
+                m = sign * captured + values[c]
+                exit_margin[p, exits[p]] = m
+                exits[p] += 1
+                event_count[m + seeds] += 1
+            else:
+                sibling = compact[c - first_slot]
+                child[p, i] = sibling
+                degree[sibling] += 1
+    # Predecessors inside the layer, as compressed rows; events by value.
+    first = np.zeros(size + 1, dtype=np.int64)
+    for q in range(size):
+        first[q + 1] = first[q] + degree[q]
+    fill = first[:size].copy()
+    predecessors = np.empty(first[size], dtype=np.int32)
+    for p in range(size):
+        for i in range(6):
+            q = child[p, i]
+            if q >= 0:
+                predecessors[fill[q]] = p
+                fill[q] += 1
+    event_first = np.zeros(span + 1, dtype=np.int64)
+    for v in range(span):
+        event_first[v + 1] = event_first[v] + event_count[v]
+    event_fill = event_first[:span].copy()
+    events = np.empty(event_first[span], dtype=np.int32)
+    for p in range(size):
+        if end[p] != _ONGOING:
+            events[event_fill[end[p] + seeds]] = p
+            event_fill[end[p] + seeds] += 1
+        for x in range(exits[p]):
+            v = exit_margin[p, x] + seeds
+            events[event_fill[v]] = p
+            event_fill[v] += 1
+    # South's attractor, grown from the highest value down to 1: a position
+    # enters at the highest t South can force by leaving the layer at t or more
+    # (play that stays in the layer for ever is worth 0, not a gain). It only
+    # grows as t falls, so each move is looked at once. Then North's attractor,
+    # from the lowest value up to -1, the same way. What neither side can force
+    # is worth 0.
+    value = np.zeros(size, dtype=np.int8)
+    entered = np.zeros(size, dtype=np.bool_)
+    counters = np.empty(size, dtype=np.int8)
+    queue = np.empty(size, dtype=np.int32)
+    for attacker in range(2):
+        counters[:] = moves
+        tail = 0
+        head = 0
+        for step in range(seeds):
+            t = seeds - step if attacker == 0 else step - seeds
+            for k in range(event_first[t + seeds], event_first[t + seeds + 1]):
+                p = events[k]
+                if entered[p]:
                     continue
-                reached = 0
-                moves = 0
-                for i in range(6):
-                    if child[p, i] < 0:
+                if end[p] == _ONGOING and side[p] != attacker:
+                    counters[p] -= 1
+                    if counters[p]:
                         continue
-                    moves += 1
-                    if capture[p, i] and (exit_margin[p, i] >= t) == (attacker == 0):
-                        reached += 1
-                if side[p] == attacker:
-                    if reached:
-                        in_attractor[p] = True
-                        queue[tail] = p
-                        tail += 1
-                else:
-                    # The defender escapes by any move that does not hand the
-                    # attacker his goal; inside the layer he must avoid the attractor.
-                    counters[p] = moves - reached
-                    if counters[p] == 0:
-                        in_attractor[p] = True
-                        queue[tail] = p
-                        tail += 1
-            head = 0
+                entered[p] = True
+                value[p] = t
+                queue[tail] = p
+                tail += 1
             while head < tail:
-                c = queue[head]
+                q = queue[head]
                 head += 1
-                for k in range(first[c - start], first[c - start + 1]):
+                for k in range(first[q], first[q + 1]):
                     p = predecessors[k]
-                    if in_attractor[p]:
+                    if entered[p]:
                         continue
-                    if side[p] == attacker:
-                        in_attractor[p] = True
-                        queue[tail] = p
-                        tail += 1
-                    else:
+                    if side[p] != attacker:
                         counters[p] -= 1
-                        if counters[p] == 0:
-                            in_attractor[p] = True
-                            queue[tail] = p
-                            tail += 1
-            members = 0
-            for p in range(start, stop):
-                if end[p] != _ONGOING:
-                    continue
-                if attacker == 0:
-                    if in_attractor[p]:
-                        values[p] = t  # South reaches t; higher t come later
-                        members += 1
-                else:
-                    if in_attractor[p]:
-                        members += 1  # North holds it below t
-                    elif values[p] < t:
-                        values[p] = t
-            if members == 0:
-                if t > 0:
-                    stopped_up = True
-                else:
-                    break  # nothing lies below t, so nothing below any lower t
-        start = stop
-    result = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        result[order[k]] = values[k]
-    return result
+                        if counters[p]:
+                            continue
+                    entered[p] = True
+                    value[p] = t
+                    queue[tail] = p
+                    tail += 1
+    for p in range(size):
+        values[slots[p]] = value[p]
+
+
+@nb.njit(cache=True)
+def _solve_all(root, flags):
+    """The byte map of reachable positions, their number, and South's margin of each."""
+    most = kernel.seeds_on_board(root)
+    offsets = _offsets(most)
+    found, count = _reach(root, flags, offsets)
+    values = np.zeros(len(found), dtype=np.int8)
+    for seeds in range(most + 1):
+        _solve_layer(seeds, found, values, offsets, flags)
+    return offsets, values, count
 
 
 @dataclass(frozen=True)
@@ -325,8 +335,8 @@ class Solution:
 
 
 #: Seeds on the board above which :func:`solve` refuses by default: the positions
-#: reachable from 12 seeds are about 3.8 million (1.5 GB); each more seed
-#: multiplies them by about 2.
+#: reachable from 12 seeds are about 3.8 million (about 400 MB with the byte map
+#: and the largest layer's graph); each more seed multiplies them by about 2.
 MAX_SEEDS = 12
 
 
@@ -338,8 +348,9 @@ def solve(board: Board, max_seeds: int = MAX_SEEDS) -> Solution:
     if board.seeds_on_board() > max_seeds:
         raise ValueError(
             f"{board.seeds_on_board()} seeds on the board is more than {max_seeds}: solve holds "
-            "every reachable position in memory (about 3.8 million, 1.5 GB, at 12 seeds, "
-            "doubling with each seed); raise the limit to try anyway"
+            "a byte for every position with as many seeds or fewer and the largest layer's "
+            "moves in memory (about 400 MB at 12 seeds, doubling with each seed); raise the "
+            "limit to try anyway"
         )
     rules = board.rules
     if rules.repetition_share is not RepetitionShare.EQUAL or rules.odd_seed is not OddSeed.NOBODY:
@@ -349,15 +360,50 @@ def solve(board: Board, max_seeds: int = MAX_SEEDS) -> Solution:
             "an equal share with no odd seed (awele, awari)"
         )
     flags = rules.kernel_flags()
-    states, children, captures, ends = _enumerate(board.kernel_state(), flags)
-    values = _solve_layers(states, children, captures, ends)
+    state = np.asarray(board.kernel_state(), dtype=np.uint8)
+    offsets, values, count = _solve_all(state, flags)
     sign = 1 if board.turn == 0 else -1
     moves: dict[Move, int] = {}
-    if ends[0] == _ONGOING:
+    if _end_value(state, flags) == _ONGOING:
+        mask = kernel.legal_mask(state, flags)
+        after = np.empty_like(state)
         base = 6 * board.turn
         for i in range(6):
-            c = children[0, i]
-            if c >= 0:
-                moves[Move(base + i)] = int(captures[0, i] + sign * values[c])
+            if mask >> i & 1:
+                captured = kernel.play(state, base + i, after, flags)
+                moves[Move(base + i)] = int(captured + sign * values[_slot(after, offsets)])
     best = max(moves, key=lambda move: (moves[move], -move)) if moves else None
-    return Solution(int(sign * values[0]), best, moves, len(states))
+    return Solution(int(sign * values[_slot(state, offsets)]), best, moves, int(count))
+
+
+@nb.njit(cache=True)
+def _solve_every(most, flags):
+    """South's margin of every position with at most ``most`` seeds, by slot."""
+    offsets = _offsets(most)
+    every = np.ones(2 * offsets[most + 1], dtype=np.uint8)
+    values = np.zeros(len(every), dtype=np.int8)
+    for seeds in range(most + 1):
+        _solve_layer(seeds, every, values, offsets, flags)
+    return offsets, values
+
+
+@nb.njit(cache=True)
+def south_margin(state, offsets, values):
+    """South's margin at ``state`` from a :func:`margin_table` (its seeds within the table)."""
+    return np.int64(values[_slot(state, offsets)])
+
+
+def margin_table(flags: int, max_seeds: int) -> tuple[np.ndarray, np.ndarray]:
+    """South's margin (as :func:`solve`'s value, from South's view) of every position
+    with at most ``max_seeds`` seeds on the board under the moves and ends of the
+    rule set whose :meth:`~gameclub.awele.rules.RuleSet.kernel_flags` are ``flags``,
+    as ``(offsets, values)`` for :func:`south_margin`: a byte a position.
+
+    A repetition, and play that stays in a cycle, is worth 0 here whatever the
+    rule set's repetition end: exact for ``awele`` and ``awari``, and under a rule
+    set whose repetition end depends on the position (``oware``: each takes his
+    own row) an approximation that an engine may still use to judge endgames."""
+    if not 0 <= max_seeds <= 48:
+        raise ValueError(f"a margin table holds 0 to 48 seeds, not {max_seeds}")
+    offsets, values = _solve_every(max_seeds, flags)
+    return offsets, values

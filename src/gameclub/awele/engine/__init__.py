@@ -74,7 +74,7 @@ class Engine:
     """
 
     def __init__(self, level: str = "master", *, seed: int | None = None, hash_mb: int = 32,
-                 endgame: EndgameProbe | None = None) -> None:
+                 endgame: EndgameProbe | None = None, exact_seeds: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         self.level = level
@@ -82,6 +82,9 @@ class Engine:
         self.rng = random.Random(seed)
         self.hash_mb = hash_mb
         self.endgame = endgame
+        #: ``master`` scores positions with at most this many seeds exactly
+        #: (:mod:`gameclub.awele.engine.exact`; ``None``: its default, -1: never).
+        self.exact_seeds = exact_seeds
         self._master: MasterSearch | None = None
 
     def new_game(self) -> None:
@@ -94,7 +97,7 @@ class Engine:
         if self._master is None:
             from gameclub.awele.engine.search import MasterSearch
 
-            self._master = MasterSearch(self.hash_mb)
+            self._master = MasterSearch(self.hash_mb, self.exact_seeds)
             self._master.warm_up()
         return self._master
 

@@ -21,23 +21,38 @@ EMPTY = -216
 WEAK = -144
 
 
+#: The weights as the search takes them (``weights`` below), in this order.
+W_KROO = 0
+W_EMPTY = 1
+W_WEAK = 2
+N_WEIGHTS = 3
+
+
+def default_weights() -> np.ndarray:
+    """:data:`KROO`, :data:`EMPTY`, :data:`WEAK` as the array :func:`evaluate` reads."""
+    weights = np.zeros(N_WEIGHTS, dtype=np.int64)
+    weights[W_KROO], weights[W_EMPTY], weights[W_WEAK] = KROO, EMPTY, WEAK
+    return weights
+
+
 @njit(inline="always", cache=True)
-def _row_shape(row, lo):
+def _row_shape(row, lo, weights):
     score = 0
     for i in range(lo, lo + 6):
         seeds = np.int64(row[i])
         if seeds > 12:
-            score += KROO
+            score += weights[W_KROO]
         elif seeds == 0:
-            score += EMPTY
+            score += weights[W_EMPTY]
         elif seeds < 3:
-            score += WEAK
+            score += weights[W_WEAK]
     return score
 
 
 @njit(inline="always", cache=True)
-def evaluate(row):
-    """The position's score for the side to move."""
+def evaluate(row, weights):
+    """The position's score for the side to move (``weights``: :func:`default_weights`,
+    an array so that a match can try others without recompiling)."""
     stores = np.int64(row[SOUTH_STORE]) - np.int64(row[NORTH_STORE])
-    score = SEED * stores + _row_shape(row, 0) - _row_shape(row, 6)
+    score = SEED * stores + _row_shape(row, 0, weights) - _row_shape(row, 6, weights)
     return score if row[SIDE] == 0 else -score

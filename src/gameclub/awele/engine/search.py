@@ -9,7 +9,7 @@ stop at once.
 What the kernel does (docs/awele-engine.md gives the figures): transposition
 table with the best move first; captures ordered by their size, then killers
 and history; PVS null windows; quiescence on captures; late-move reductions
-(``options``, off by default: they did not pay clearly enough). A return to an
+(``options``); exact scores of the positions with few seeds. A return to an
 earlier position of the game or of the line is scored as the rule set's
 repetition end on its first return (the rules end the game on the second or
 third: a line that can repeat once can repeat again, as chess engines assume)."""
@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from gameclub.awele.engine.evaluate import evaluate
+from gameclub.awele.engine.evaluate import SEED, default_weights, evaluate
 from gameclub.awele.engine.state import (
+    RP_FLAGS,
     RP_REPETITION,
     SIDE,
     STATE_SIZE,
@@ -34,7 +35,9 @@ from gameclub.awele.engine.state import (
     rep_margin,
     search_hash,
 )
+from gameclub.awele.kernel import NORTH_STORE, SOUTH_STORE
 from gameclub.awele.move import Move
+from gameclub.awele.solver import south_margin
 from gameclub.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -53,6 +56,8 @@ INF = 32000
 #: a proven win ``n`` plies from the root scores ``WIN - n``.
 WIN = 30000
 WIN_BOUND = WIN - 1000
+#: the bonus of an exactly known win (below WIN_BOUND even with 48 seeds of margin).
+KNOWN = 20000
 #: room for the game's earlier positions in the history array.
 MAX_HISTORY = 2048
 
@@ -68,7 +73,10 @@ N_STATS = 5
 OPT_QSEARCH = 0
 #: the first move number (0-based) searched a ply less when it captures nothing (0: off).
 OPT_LMR = 1
-N_OPTIONS = 2
+#: added to the magnitude of an exactly known won or lost end (0: scored by its
+#: margin alone), so that a known win outranks any evaluated position.
+OPT_KNOWN = 2
+N_OPTIONS = 3
 
 #: control[0] non-zero stops the search; control[1] is the node limit.
 CONTROL_STOP = 0
@@ -87,13 +95,18 @@ def _outcome_score(margin, ply):
 
 @njit(cache=True, nogil=True)
 def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alpha, beta,
-                  keys, data, gen, killers, history, control, stats, pv_out, options):
+                  keys, data, gen, killers, history, control, stats, pv_out, options,
+                  exact_offsets, exact_values, exact_seeds, weights):
     """One fixed-depth PVS of ``root``; returns ``(score, pv length)``, fills ``pv_out``/``stats``.
 
     ``history_hashes``/``history_seeds`` hold the game's earlier positions (the
-    ``n_history`` before the root), so that a return to one of them is seen. The
-    search is a loop over explicit per-ply stacks rather than a recursive
-    function: numba cannot reload a cached recursive function.
+    ``n_history`` before the root), so that a return to one of them is seen. A
+    node below the root with at most ``exact_seeds`` seeds on the board is scored
+    from the exact margins ``exact_offsets``/``exact_values``
+    (:mod:`gameclub.awele.engine.exact`; ``exact_seeds`` -1: none); ``weights``
+    are the evaluation's (:func:`~gameclub.awele.engine.evaluate.default_weights`). The search is
+    a loop over explicit per-ply stacks rather than a recursive function: numba
+    cannot reload a cached recursive function.
     """
     size = MAX_PLY + 2
     states = np.zeros((size, STATE_SIZE), dtype=np.uint8)
@@ -172,17 +185,29 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
                             settled = True
                             break
                         back -= 2
+                if not settled and on_board <= exact_seeds:
+                    # Few seeds left: the exact end, store difference plus the margin.
+                    final = (np.int64(row[SOUTH_STORE]) - np.int64(row[NORTH_STORE])
+                             + south_margin(row, exact_offsets, exact_values))
+                    if side != 0:
+                        final = -final
+                    value = SEED * final
+                    if final > 0:
+                        value += options[OPT_KNOWN]
+                    elif final < 0:
+                        value -= options[OPT_KNOWN]
+                    settled = True
             quiet_best = -INF
             if not settled:
                 n = generate(row, rp, moves[ply], caps[ply], kids[ply])
                 # (n == 0 only at a root where the game is over: nothing to search)
                 if n == 0 or ply >= MAX_PLY - 2:
-                    value = evaluate(row)
+                    value = evaluate(row, weights)
                     settled = True
                 elif s_depth[ply] <= 0:
                     # Quiescence: the side to move may stand pat or go on capturing, so
                     # that no leaf is scored in the middle of an exchange.
-                    stand = evaluate(row)
+                    stand = evaluate(row, weights)
                     kept = 0
                     if stand < s_beta[ply] and -s_depth[ply] < options[OPT_QSEARCH]:
                         for i in range(n):
@@ -349,17 +374,36 @@ def search_kernel(root, rp, history_hashes, history_seeds, n_history, depth, alp
 class MasterSearch:
     """The state ``master`` keeps between moves: hash table, killers, history."""
 
-    def __init__(self, hash_mb: int = 32) -> None:
+    def __init__(self, hash_mb: int = 32, exact_seeds: int | None = None) -> None:
+        from gameclub.awele.engine.exact import EXACT_SEEDS
         from gameclub.tt import TranspositionTable
 
         self.tt = TranspositionTable(hash_mb)
+        #: seeds on the board at or below which nodes are scored exactly (-1: never).
+        self.exact_seeds = EXACT_SEEDS if exact_seeds is None else exact_seeds
+        self._exact: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self.killers = np.full((MAX_PLY + 2, 2), -1, dtype=np.int64)
         self.history = np.zeros((2, 12), dtype=np.int64)
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
         self.options[OPT_QSEARCH] = 8
-        # Late-move reductions are written and measured, but off: 56% over 72 games
-        # was not enough to keep them (docs/awele-engine.md).
-        self.options[OPT_LMR] = 0
+        # Late-move reductions from the third move on (docs/awele-engine.md: from
+        # the fourth against none, then from the third against the fourth, 56%
+        # each over 200 fixed-node games).
+        self.options[OPT_LMR] = 2
+        self.options[OPT_KNOWN] = KNOWN
+        self.weights = default_weights()
+
+    def exact_table(self, flags: int) -> tuple[np.ndarray, np.ndarray]:
+        """The exact margins for the rule set of kernel ``flags`` (built or read once)."""
+        key = (flags, self.exact_seeds)
+        if key not in self._exact:
+            if self.exact_seeds < 0:
+                self._exact[key] = (np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int8))
+            else:
+                from gameclub.awele.engine.exact import exact_table
+
+                self._exact[key] = exact_table(flags, self.exact_seeds)
+        return self._exact[key]
 
     def new_game(self) -> None:
         self.tt.clear()
@@ -372,7 +416,13 @@ class MasterSearch:
         from gameclub.awele.engine import SearchLimits
         from gameclub.awele.engine.state import KernelGame
 
-        self.search_game(KernelGame.from_board(Board()), SearchLimits(depth=2))
+        # Without the exact table: the game's rules may not be the default board's,
+        # and its table is built (or read) by the first search under them.
+        seeds, self.exact_seeds = self.exact_seeds, -1
+        try:
+            self.search_game(KernelGame.from_board(Board()), SearchLimits(depth=2))
+        finally:
+            self.exact_seeds = seeds
         self.new_game()
 
     def search_game(
@@ -401,6 +451,7 @@ class MasterSearch:
                 only = Move(legal[0])
                 return SearchResult(move=only, depth=0, pv=[only],
                                     time=time.perf_counter() - started)
+            exact_offsets, exact_values = self.exact_table(int(game.rules[RP_FLAGS]))
             generation = self.tt.new_search()
             self.killers[:] = -1
             self.history //= 8
@@ -417,6 +468,7 @@ class MasterSearch:
                     game.root, game.rules, game.keys, game.seeds, len(game.keys), depth,
                     -INF, INF, self.tt.keys, self.tt.data, generation, self.killers,
                     self.history, control, stats, pv_out, self.options,
+                    exact_offsets, exact_values, self.exact_seeds, self.weights,
                 )
                 nodes += int(stats[STAT_NODES])
                 elapsed = time.perf_counter() - started
