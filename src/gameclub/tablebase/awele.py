@@ -266,7 +266,7 @@ _COUNT = 0x3F00
 _ONE_MOVE = 0x0100
 _GAME_OVER = 0x4000
 _SETTLED = 0x8000
-#: the longest distance a byte holds: a longer one is refused (awari up to 23 seeds:
+#: the longest distance a byte holds: a longer one is refused (awari up to 24 seeds:
 #: at most 130 plies, at 12 seeds).
 MAX_DISTANCE = 255
 _BLOCK = 1 << 14
