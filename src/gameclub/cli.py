@@ -337,7 +337,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise CliError(
             f"the club needs the server extra (pip install 'gameclub[server]'): {exc}"
         ) from None
-    serve(host=args.host, port=args.port, database_url=args.database_url)
+    serve(
+        host=args.host, port=args.port, database_url=args.database_url, redis_url=args.redis_url
+    )
     return 0
 
 
@@ -520,6 +522,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database-url", default=None,
                    help="SQLAlchemy URL (default: SQLite under ./var, or $GAMECLUB_DATABASE_URL)")
+    p.add_argument("--redis-url", default=None,
+                   help="Redis URL (or $GAMECLUB_REDIS_URL): run as one node of a club of several"
+                        " sharing this Redis and the database (PostgreSQL); without it, one"
+                        " process, no Redis")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser(
