@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -266,6 +266,21 @@ def cpu_seconds(pid: int | list[int]) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def pids_named(name: str) -> list[int]:
+    """The processes whose command name is ``name`` (Linux ``/proc``)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/comm") as f:
+                if f.read().strip() == name:
+                    found.append(int(entry))
+    return found
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    return {pid: cpu_seconds(pid) for pid in pids}
+
+
 async def pair_up(
     base: str, stats: Stats, think_ms: float, nodes: tuple[str | None, str | None] = (None, None)
 ) -> list[Player]:
@@ -288,9 +303,11 @@ async def run_level(
     server_pid: int | list[int],
     pins: list[str] | None = None,
     proxy_pid: int | None = None,
+    store_pids: Callable[[], list[int]] | None = None,
 ) -> dict[str, Any]:
     """One level: ``games`` games for ``seconds``. ``pins``: the nodes to spread the
-    players over, the two of game k on nodes k and k+1 (None: no pinning)."""
+    players over, the two of game k on nodes k and k+1 (None: no pinning).
+    ``store_pids``: the processes of the database and Redis, whose CPU is counted too."""
     stats = Stats()
     players: list[Player] = []
 
@@ -318,12 +335,21 @@ async def run_level(
     started = time.perf_counter()
     server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
     proxy_cpu = cpu_seconds(proxy_pid) if proxy_pid is not None else float("nan")
+    store_before = cpu_by_pid(store_pids()) if store_pids is not None else {}
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = cpu_seconds(server_pid) - server_cpu
     if proxy_pid is not None:
         proxy_cpu = cpu_seconds(proxy_pid) - proxy_cpu
+    store_cpu = float("nan")
+    if store_pids is not None:
+        # Processes that started while measuring count from zero: a new database
+        # backend's whole CPU time is recent.
+        store_after = cpu_by_pid(store_pids())
+        store_cpu = sum(
+            max(0.0, used - store_before.get(pid, 0.0)) for pid, used in store_after.items()
+        )
     client_cpu = time.process_time() - client_cpu
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -346,6 +372,7 @@ async def run_level(
         "server_cpu": server_cpu / elapsed,
         "client_cpu": client_cpu / elapsed,
         "proxy_cpu": proxy_cpu / elapsed,
+        "store_cpu": store_cpu / elapsed,
         "server_cpu_ms_per_move": 1000 * server_cpu / stats.moves if stats.moves else float("nan"),
     }
 
@@ -403,8 +430,9 @@ def fresh_postgres(admin_url: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def private_redis() -> Iterator[str]:
-    """``redis-server`` of this run's own on a free port, keeping nothing on disk."""
+def private_redis() -> Iterator[tuple[str, int]]:
+    """``redis-server`` of this run's own on a free port, keeping nothing on disk:
+    ``(URL, process id)``."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         redis = subprocess.Popen(
@@ -420,7 +448,7 @@ def private_redis() -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("redis-server did not start")
                 time.sleep(0.05)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield f"redis://127.0.0.1:{port}/0", redis.pid
         finally:
             redis.terminate()
             redis.wait(10)
@@ -429,19 +457,21 @@ def private_redis() -> Iterator[str]:
 @contextlib.contextmanager
 def running_cluster(
     nodes: int, balance: str, admin_url: str, redis_url: str | None
-) -> Iterator[Cluster]:
+) -> Iterator[tuple[Cluster, int | None]]:
     """``nodes`` nodes behind HAProxy (pinning allowed) on a fresh PostgreSQL database
-    and, unless ``redis_url`` is given, a private Redis."""
+    and, unless ``redis_url`` is given, a private Redis: ``(cluster, Redis's pid)``."""
     with contextlib.ExitStack() as stack:
         database = stack.enter_context(fresh_postgres(admin_url))
-        redis = redis_url or stack.enter_context(private_redis())
+        redis_pid = None
+        if redis_url is None:
+            redis_url, redis_pid = stack.enter_context(private_redis())
         logs = stack.enter_context(tempfile.TemporaryDirectory())
         cluster = Cluster(
-            nodes=nodes, port=free_port(), database_url=database, redis_url=redis,
+            nodes=nodes, port=free_port(), database_url=database, redis_url=redis_url,
             balance=balance, pinning=True, log_dir=Path(logs),
         )
         stack.enter_context(cluster)
-        yield cluster
+        yield cluster, redis_pid
 
 
 HEADER = (
@@ -466,11 +496,18 @@ def main_cluster(args: argparse.Namespace) -> int:
         f"(balance {args.balance}, placement {args.placement}); PostgreSQL, Redis; "
         f"think time {args.think_ms:.0f} ms; {args.seconds:.0f} s measured per level"
     )
-    print(f"{'nodes':>5} {HEADER} {'proxy':>6}")
+    print(f"{'nodes':>5} {HEADER} {'proxy':>6} {'pg+redis':>8}")
     for nodes in args.nodes:
-        with running_cluster(nodes, args.balance, args.postgres_admin, args.redis_url) as cluster:
+        with running_cluster(
+            nodes, args.balance, args.postgres_admin, args.redis_url
+        ) as (cluster, redis_pid):
             pins = cluster.node_names if args.placement == "split" else None
             assert cluster.proxy is not None
+
+            def store_pids() -> list[int]:
+                # Every PostgreSQL process of the machine (other work's too, if any).
+                return pids_named("postgres") + ([redis_pid] if redis_pid else [])
+
             for games in args.games:
                 load = os.getloadavg()[0]
                 with asyncio.Runner(loop_factory=loop_factory()) as runner:
@@ -479,10 +516,12 @@ def main_cluster(args: argparse.Namespace) -> int:
                             cluster.url, games, args.seconds, args.think_ms,
                             [child.process.pid for child in cluster.children],
                             pins=pins, proxy_pid=cluster.proxy.process.pid,
+                            store_pids=store_pids,
                         )
                     )
                 print(
-                    f"{nodes:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}",
+                    f"{nodes:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}"
+                    f" {result['store_cpu']:>8.0%}",
                     flush=True,
                 )
     return 0
