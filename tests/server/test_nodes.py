@@ -294,6 +294,14 @@ class Player:
         return self.state
 
 
+def another_move(state: dict[str, Any]) -> str:
+    """A legal move other than :func:`first_move`'s (a jump of the last piece that has one)."""
+    for src, dests in sorted(state["dests"].items(), reverse=True):
+        if dests["jump"]:
+            return src + dests["jump"][-1]
+    raise AssertionError("no jump in dests")
+
+
 def new_game(host: Player, guest: Player, node: Node, clock: int | None = 120) -> str:
     """``host`` (x) invites ``guest``, who accepts on ``node`` (which then owns the game)."""
     fields: dict[str, Any] = {"color": "x"}
@@ -372,26 +380,24 @@ def test_redis_restarted_mid_game(start_nodes, redis_server, pg_url):
     bob.connect(second)
     ann.sub(game)
     bob.sub(game)
-    moves = alternate((ann, bob), game, range(2))
+    moves = alternate((ann, bob), game, range(3))
 
     redis_server.kill()
     time.sleep(1)
     redis_server.start()  # empty: no lease, no subscription survives
     # bob's move is forwarded again once the nodes are back on Redis: retried until
     # then, or refused; never acknowledged without being stored.
+    assert bob.state is not None
+    tried = first_move(bob.state)
     deadline = time.monotonic() + 20
-    while True:
-        assert bob.state is not None
-        reply = bob.move(game, 2, first_move(bob.state))
-        if reply["t"] == "ack":
-            break
+    while (reply := bob.move(game, 3, tried))["t"] != "ack":
         assert reply["code"] in ("unavailable", "moved"), reply
         assert time.monotonic() < deadline, "the club did not recover from the Redis restart"
         time.sleep(0.5)
-    moves.append(first_move(bob.state))
-    ann.wait_plies(3)
-    bob.wait_plies(3)
-    moves += alternate((ann, bob), game, range(3, 6))
+    moves.append(tried)
+    ann.wait_plies(4)
+    bob.wait_plies(4)
+    moves += alternate((ann, bob), game, range(4, 7))
     assert stored_moves(pg_url, game) == moves
     for player in (ann, bob):
         assert player.state is not None and player.state["moves"] == moves
@@ -512,7 +518,9 @@ def test_a_paused_owner_is_fenced_out_and_steps_down(start_nodes, pg_url):
     stale.connect(first)
     stale.sub(game)
     assert stale.state is not None
-    stale_move = first_move(stale.state)
+    # Not the move bob then plays through the new owner (that one would be a resend).
+    stale_move = another_move(stale.state)
+    assert stale_move != first_move(stale.state)
 
     first.signal(signal.SIGSTOP)
     try:

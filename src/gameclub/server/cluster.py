@@ -123,6 +123,10 @@ class Lease:
         return cls(node, int(epoch))
 
 
+#: The lease of a game whose owner could not be found yet (never equal to a real one).
+_NOBODY = Lease("", -1)
+
+
 @dataclass(eq=False)
 class RemoteSubscriber:
     """A connection on another node following a game this node owns: its frames go
@@ -384,12 +388,15 @@ class Cluster:
         rnd = self.rounds.rounds.get(game_id)
         if rnd is not None:
             return rnd
-        lease = await self._redis_or_unavailable(self.lease_of(game_id))
-        if lease is None:
-            try:
-                return await self.rounds.get(game_id)
-            except _Taken:
-                lease = await self._redis_or_unavailable(self.lease_of(game_id))
+        try:
+            lease = await self.lease_of(game_id)
+            if lease is None:
+                try:
+                    return await self.rounds.get(game_id)
+                except _Taken:
+                    lease = await self.lease_of(game_id)
+        except (RedisError, OSError) as exc:
+            raise _Unreachable(game_id) from exc  # Redis away: tried again shortly
         if lease is None or lease.epoch == 0 or lease.node == self.node:
             raise _Unreachable(game_id)
         remote = self.remotes.get(game_id)
@@ -474,6 +481,10 @@ class Cluster:
                 games[game_id] = await self.follow(game_id, sub)
             except GameError as exc:
                 log.warning("game %s: could not follow its new owner: %s", game_id, exc.message)
+                # Followed by nobody for now: the lease checks try again shortly.
+                waiting = self.remotes.setdefault(game_id, RemoteRound(self, game_id, _NOBODY))
+                waiting.subscribers.add(sub)
+                games[game_id] = waiting
 
     def conn_key(self, sub: Subscriber) -> str:
         key = self._keys.get(sub)
