@@ -110,7 +110,14 @@ class Redis:
 class Node:
     """One node of the club: ``python -m gameclub serve`` in a child process."""
 
-    def __init__(self, name: str, database_url: str, redis_url: str, tmp_path: Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        database_url: str,
+        redis_url: str,
+        tmp_path: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.name = name
         self.port = free_port()
         self.log_path = tmp_path / f"{name}-{time.monotonic_ns()}.log"
@@ -121,6 +128,7 @@ class Node:
             "GAMECLUB_LEASE_SECONDS": str(LEASE_S),
             "GAMECLUB_FORWARD_TIMEOUT_SECONDS": "2",
             "GAMECLUB_AI_WORKERS": "1",
+            **(env or {}),
         }
         env.pop("GAMECLUB_REDIS_URL", None)
         self.process = subprocess.Popen(
@@ -174,10 +182,12 @@ def start_nodes(
 ) -> Iterator[Callable[..., list[Node]]]:
     started: list[Node] = []
 
-    def start(count: int, database_url: str | None = None) -> list[Node]:
+    def start(
+        count: int, database_url: str | None = None, env: dict[str, str] | None = None
+    ) -> list[Node]:
         nodes = [
             Node(f"node{len(started) + i + 1}", database_url or pg_url, redis_server.url,
-                 tmp_path)
+                 tmp_path, env)
             for i in range(count)
         ]
         started.extend(nodes)
@@ -580,8 +590,12 @@ def test_a_write_with_a_stale_owner_epoch_is_refused(pg_url):
 
 
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):
-    first, second, third = start_nodes(3)
+    first, second, third = start_nodes(3, env={"GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "3"})
     ann, bob, carol = Player(first), Player(second), Player(third)
+    # The budgets are the club's: three new guests from this address on three nodes
+    # spent it all, on every node.
+    for node in (first, second, third):
+        assert httpx.get(f"{node.url}/api/me").status_code == 429
     game = new_game(ann, bob, second)
     ann.connect(first)
     bob.connect(second)

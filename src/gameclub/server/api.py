@@ -209,7 +209,7 @@ async def me(request: Request) -> Response:
     token = None
     if identity is None:
         accounts = club_of(request).accounts
-        wait = accounts.new_guests.take(client_of(request))
+        wait = await accounts.new_guests.spend(client_of(request))
         if wait > 0:
             raise rate_limited("new guest sessions from your address", wait)
         token, identity = await accounts.create_guest()

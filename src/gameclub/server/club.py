@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from gameclub.server.accounts import Accounts
 from gameclub.server.ai import EnginePool
 from gameclub.server.cluster import Cluster
+from gameclub.server.limits import SharedBudgets
 from gameclub.server.lobby import Lobby
 from gameclub.server.round import Rounds
 from gameclub.server.settings import Settings
@@ -31,6 +32,8 @@ class Club:
     connections: Connections
     #: This node's part in a club of several nodes (``None``: a club of one process).
     cluster: Cluster | None = None
+    #: Several nodes: the request and rate budgets, kept in Redis for the whole club.
+    shared_budgets: SharedBudgets | None = None
     _sweeper: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
@@ -66,8 +69,16 @@ class Club:
             cluster.on_shares = lobby.changed
             cluster.lobby = lobby
             lobby.cluster = cluster
-        club = cls(settings, db, Accounts(db, settings), engines, rounds, lobby, connections)
+        accounts = Accounts(db, settings)
+        club = cls(settings, db, accounts, engines, rounds, lobby, connections)
         club.cluster = cluster
+        if cluster is not None:
+            # Every budget of a client or player is the club's, wherever requests land.
+            shared = club.shared_budgets = SharedBudgets(cluster.redis)
+            accounts.attempts.shared = (shared, "attempts")
+            accounts.failures.shared = (shared, "failures")
+            accounts.new_guests.shared = (shared, "guests")
+            rounds.creations.shared = (shared, "games")
         club._sweeper = asyncio.create_task(club._sweep_every(settings.sweep_interval_s))
         # The engine's workers start in the background: the first computer move
         # need not wait for them, and start-up does not either.

@@ -1082,7 +1082,7 @@ class Rounds:
         #: actions on games owned elsewhere (``None``: a club of one process).
         self.cluster: Cluster | None = None
         #: New games each player may still start (a budget per ten minutes).
-        self._creations = TokenBuckets(
+        self.creations = TokenBuckets(
             settings.games_per_player_per_10min, settings.games_per_player_per_10min / 600
         )
 
@@ -1113,7 +1113,7 @@ class Rounds:
                 " player may have: finish, resign or abort one first",
                 409,
             )
-        wait = self._creations.take(user_id)
+        wait = await self.creations.spend(user_id)
         if wait > 0:
             raise rate_limited("new games", wait)
 
