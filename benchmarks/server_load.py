@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +91,8 @@ class Stats:
     rtts: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    #: How many errors of each code (``moved``, ``unavailable``, ...).
+    error_codes: Counter[str] = field(default_factory=Counter)
     resyncs: int = 0
     games_finished: int = 0
     measuring: bool = False
@@ -184,6 +187,7 @@ class Player:
                 continue
             if kind == "error":
                 stats.errors += 1
+                stats.error_codes[str(message.get("code"))] += 1
                 continue
             if message.get("game") != self.game:
                 continue
@@ -366,6 +370,7 @@ async def run_level(
         "p99_ms": pct(0.99),
         "mean_ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
         "errors": stats.errors,
+        "error_codes": dict(stats.error_codes),
         "resyncs": stats.resyncs,
         "games_finished": stats.games_finished,
         # Share of one core used while measuring, by the server and by this client.
@@ -519,9 +524,10 @@ def main_cluster(args: argparse.Namespace) -> int:
                             store_pids=store_pids,
                         )
                     )
+                codes = ", ".join(f"{code} x{n}" for code, n in result["error_codes"].items())
                 print(
                     f"{nodes:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}"
-                    f" {result['store_cpu']:>8.0%}",
+                    f" {result['store_cpu']:>8.0%}" + (f"  ({codes})" if codes else ""),
                     flush=True,
                 )
     return 0
