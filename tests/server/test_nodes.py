@@ -630,6 +630,12 @@ def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes)
     started = carol.post(third, f"/api/seeks/{seek}/accept")["game"]
     ann.expect(lambda m: m["t"] == "start" and m["game"] == started)
 
+    # Logging out on one node closes the session's sockets on the others.
+    page = carol.another_page()
+    page.connect(first)
+    carol.post(third, "/api/logout")
+    page.expect(lambda m: m["t"] == "error" and m["code"] == "session-ended")
+
 
 @pytest.mark.parametrize("which", ["redis", "database"])
 def test_a_node_that_cannot_reach_redis_or_the_database_exits(which, pg_url, tmp_path):

@@ -251,7 +251,11 @@ async def logout(request: Request) -> Response:
     accounts = club.accounts
     await accounts.end_session(identity)
     # Its sockets go with it: nothing more is done in the name of a session that ended.
-    club.connections.end_session(identity.user_id, identity.token_hash)
+    if club.cluster is not None:
+        # The session's sockets may be on any node: each closes its own.
+        club.cluster.end_session(identity.user_id, identity.token_hash)
+    else:
+        club.connections.end_session(identity.user_id, identity.token_hash)
     token, guest = await accounts.create_guest()
     response = JSONResponse(await me_json(request, guest))
     set_session_cookie(response, request, token)

@@ -592,9 +592,11 @@ class Cluster:
         if not isinstance(message, dict):
             return
         if channel == USERS_CHANNEL.encode():
-            user, body = message.get("u"), message.get("m")
+            user, body, ended = message.get("u"), message.get("m"), message.get("end")
             if isinstance(user, int) and isinstance(body, dict):
                 self.connections.notify(user, body)
+            elif isinstance(user, int) and isinstance(ended, str):
+                self.connections.end_session(user, ended)
             return
         kind = message.get("k")
         if kind == "push":
@@ -729,6 +731,12 @@ class Cluster:
                      game_id, epoch)
             raise _Moved(game_id)
         return rnd
+
+    def end_session(self, user_id: int, session: str) -> None:
+        """Close the sockets of one session of ``user_id`` (logged out) on every node."""
+        self._outbox.put_nowait(
+            (USERS_CHANNEL, orjson.dumps({"u": user_id, "end": session}))
+        )
 
     def notify(self, user_id: int, message: dict[str, Any]) -> None:
         """Tell ``user_id``'s pages on every node."""
