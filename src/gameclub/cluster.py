@@ -169,18 +169,21 @@ class Child:
         return self.process.poll() is None
 
     def signal(self, signum: int) -> None:
-        # Its whole process group: a node's engine workers go with it.
-        with contextlib.suppress(ProcessLookupError):
+        """``signum`` to its whole process group (a node and its engine workers)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, signum)
 
     def stop(self, timeout_s: float = STOP_TIMEOUT_S) -> None:
         if self.running():
-            self.signal(signal.SIGTERM)
+            # The process itself: a node stops its own engine workers on the way out.
+            self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 self.signal(signal.SIGKILL)
                 self.process.wait(timeout=timeout_s)
+        # Whatever of its group is left (workers of a node that was killed).
+        self.signal(signal.SIGKILL)
         if self.copier is not None:
             self.copier.join(timeout=2)
         if self.log is not None:
@@ -343,7 +346,7 @@ class Cluster:
             self.proxy.stop()
         for child in self.children:
             if child.running():
-                child.signal(signal.SIGTERM)
+                child.process.send_signal(signal.SIGTERM)
         for child in self.children:
             child.stop()
         if self._workdir is not None:
