@@ -38,7 +38,11 @@ SMALL_BOARD = "acdefg"
 
 
 def node_of(page: Any) -> tuple[str, str]:
-    """The node that answers this page's requests: (``/api/me``'s ``node``, the header's)."""
+    """The node that answers this page's requests: (``/api/me``'s ``node``, the header's).
+
+    Only once the page shows who it is: before, its own first ``/api/me`` may not
+    have set the session cookie yet, and this one would make a second guest."""
+    expect(page.locator("#identity")).to_contain_text(re.compile(r"\S"))
     answer = page.evaluate(
         """async () => {
             const response = await fetch('/api/me', {cache: 'no-store'});
@@ -49,9 +53,12 @@ def node_of(page: Any) -> tuple[str, str]:
 
 
 def pinned_page(two_nodes: Any, new_page: Any, node: str) -> Any:
-    """A person's page whose requests and socket all go to ``node``."""
+    """A guest's page, on the home page, whose requests and socket all go to ``node``."""
     page = new_page(two_nodes.url)
     page.context.add_cookies([{"name": PIN_COOKIE, "value": node, "url": two_nodes.url}])
+    page.goto("/")
+    expect(page.locator("#identity")).to_contain_text("Guest-")
+    assert node_of(page) == (node, node)
     return page
 
 
@@ -102,13 +109,11 @@ def test_players_on_two_nodes_and_a_spectator_see_the_same_moves(two_nodes, new_
     bob = pinned_page(two_nodes, new_page, "node2")
     carl = pinned_page(two_nodes, new_page, "node2")
     ann.goto("/invite")
-    assert node_of(ann) == ("node1", "node1")
     ann.locator("#inv-color").select_option("x")
     ann.locator("#create-invite-link").click()
     link = ann.locator("#invite-link")
     expect(link).to_have_value(re.compile(r"/invite/[A-Za-z0-9]+$"))
     bob.goto(link.input_value())
-    assert node_of(bob) == ("node2", "node2")
     expect(bob.locator("#invitation")).to_contain_text("Invitation from")
     bob.locator("#invite-accept").click()
     bob.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
