@@ -91,6 +91,13 @@ def node_channel(node: str) -> str:
     return f"gc:node:{node}"
 
 
+def _without_times(shares: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {
+        node: {name: value for name, value in share.items() if name != "at"}
+        for node, share in shares.items()
+    }
+
+
 class StartError(RuntimeError):
     """A node cannot join its club (Redis unreachable, ...): the message says why."""
 
@@ -769,8 +776,10 @@ class Cluster:
                         shares[node.decode() if isinstance(node, bytes) else node] = value
                     else:
                         await self.redis.hdel(NODES_KEY, node)
-                if shares != self.shares:
-                    self.shares = shares
+                # The lobby is told only when something it shows changed (not the times).
+                changed = _without_times(shares) != _without_times(self.shares)
+                self.shares = shares
+                if changed:
                     self.on_shares()
             except (RedisError, OSError):
                 pass
