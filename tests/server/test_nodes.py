@@ -30,6 +30,7 @@ from typing import Any
 import httpx2 as httpx
 import psycopg
 import pytest
+import redis
 from websockets.sync.client import connect
 
 from gameclub.server.store import games as store
@@ -514,7 +515,28 @@ def test_postgresql_unreachable_for_a_few_seconds(start_nodes, pg_url):
         relay.close()
 
 
-def test_a_paused_owner_is_fenced_out_and_steps_down(start_nodes, pg_url):
+def forged_request(server: Redis, node: Node, request: dict[str, Any]) -> dict[str, Any]:
+    """Send ``request`` to ``node`` as another node would, straight through Redis; its reply."""
+    client = redis.Redis.from_url(server.url)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe("gc:node:tester")
+    try:
+        client.publish(
+            f"gc:node:{node.name}", json.dumps({**request, "k": "req", "id": 1, "from": "tester"})
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            message = pubsub.get_message(timeout=1.0)
+            if message is not None:
+                reply: dict[str, Any] = json.loads(message["data"])
+                return reply
+        raise AssertionError("no reply")
+    finally:
+        pubsub.close()
+        client.close()
+
+
+def test_a_paused_owner_is_fenced_out_and_steps_down(start_nodes, redis_server, pg_url):
     first, second = start_nodes(2)
     ann, bob = Player(first), Player(second)
     game = new_game(ann, bob, first)  # the first node owns it
@@ -558,6 +580,20 @@ def test_a_paused_owner_is_fenced_out_and_steps_down(start_nodes, pg_url):
     # The game goes on, on its new owner.
     bob.wait_plies(5)
     moves.append(bob.play(game, 5))
+    assert stored_moves(pg_url, game) == moves
+
+    # Requests between nodes are checked too: a move for the game in the old epoch,
+    # or sent to the node that owned it, is refused, and nothing is stored.
+    assert ann.state is not None
+    ann.wait_plies(6)
+    move = first_move(ann.state)
+    for node, epoch in ((second, 1), (first, 2), (second, 3)):
+        reply = forged_request(
+            redis_server, node,
+            {"op": "act", "game": game, "epoch": epoch, "user": ann.id, "action": "play",
+             "args": [move, 6]},
+        )
+        assert reply.get("error") == "moved", reply
     assert stored_moves(pg_url, game) == moves
 
 
