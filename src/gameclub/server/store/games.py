@@ -242,12 +242,17 @@ async def unstarted_game_ids(db: Database, created_before: int, *, limit: int) -
 
 
 async def abort_games(db: Database, ids: Sequence[str], now: int) -> int:
-    """Abort the games of ``ids`` that are still in progress; returns how many were."""
+    """Abort the games of ``ids`` that are still in progress; returns how many were.
+
+    Their owner epoch moves on: a node of several that took one over meanwhile
+    can store nothing more of it (see :func:`save_progress`'s ``fence``).
+    """
     async with db.write() as session:
         result = await session.execute(
             update(Game)
             .where(Game.id.in_(list(ids)), Game.status == STARTED)
             .values(
+                owner_epoch=Game.owner_epoch + 1,
                 status=ABORTED,
                 reason="aborted",
                 ended_at=now,
