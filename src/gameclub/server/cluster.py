@@ -194,9 +194,11 @@ class Cluster:
         self._early: dict[str, list[str]] = {}
         #: Games owned elsewhere that this node's connections follow.
         self.remotes: dict[str, RemoteRound] = {}
-        #: Remote subscribers of this node's rounds, by (node, connection key).
-        self._remote_subs: dict[tuple[str, str], tuple[RemoteSubscriber, Round]] = {}
+        #: Remote subscribers of this node's rounds, by (node, connection key, game).
+        #: (Each connection may follow several games of this node: one entry each.)
+        self._remote_subs: dict[tuple[str, str, str], tuple[RemoteSubscriber, Round]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._was_alive = False
         self._loops: list[asyncio.Task[None]] = []
         #: The club-wide shares of every node, as last read (see :meth:`_share_loop`).
         self.shares: dict[str, dict[str, Any]] = {}
@@ -311,7 +313,7 @@ class Cluster:
         rnd.subscribers.clear()
         for sub in followers:
             if isinstance(sub, RemoteSubscriber):
-                self._remote_subs.pop((sub.node, sub.conn), None)
+                self._remote_subs.pop((sub.node, sub.conn, rnd.id), None)
             # The connections of every node follow whoever owns it now; those of
             # other nodes notice by themselves (their lease checks).
             elif rnd.id in getattr(sub, "games", {}):
@@ -347,7 +349,13 @@ class Cluster:
                 log.exception("node %s: lease check failed", self.node)
 
     async def _renew_all(self) -> None:
-        await self.redis.set(f"gc:alive:{self.node}", "1", px=self.lease_ms)
+        alive = await self.redis.set(f"gc:alive:{self.node}", "1", px=self.lease_ms, get=True)
+        if alive is None and self._was_alive:
+            # This node was taken for dead (stalled past a lease, or Redis restarted): the
+            # owners of the games its pages follow may have forgotten them; follow again.
+            for game_id, remote in list(self.remotes.items()):
+                self.spawn(self._refollow(game_id, list(remote.subscribers)))
+        self._was_alive = True
         owned = [
             (rnd, lease_key(rnd.id), self._value(rnd.owner_epoch))
             for rnd in self.rounds.rounds.values()
@@ -371,7 +379,7 @@ class Cluster:
                 )
                 self.rounds.lost(rnd)
         # Remote subscribers of nodes that are gone are forgotten (presence counts).
-        nodes = {node for node, _ in self._remote_subs}
+        nodes = {key[0] for key in self._remote_subs}
         for node in nodes:
             if not await self.redis.exists(f"gc:alive:{node}"):
                 for key2, (sub, rnd) in list(self._remote_subs.items()):
@@ -648,13 +656,13 @@ class Cluster:
                     raise ClubError("bad-message", "a forwarded action that makes no sense")
                 reply["v"] = await rnd.act_as(user, str(action), *args)
             elif op == "sub" and isinstance(user, int):
-                key = (asker, str(request.get("conn")))
+                key = (asker, str(request.get("conn")), rnd.id)
                 old = self._remote_subs.get(key)
                 sub = old[0] if old else RemoteSubscriber(self, asker, key[1], user)
                 self._remote_subs[key] = (sub, rnd)
                 reply["frame"] = rnd.subscribe(sub)
             elif op == "unsub":
-                held = self._remote_subs.pop((asker, str(request.get("conn"))), None)
+                held = self._remote_subs.pop((asker, str(request.get("conn")), rnd.id), None)
                 if held is not None:
                     held[1].unsubscribe(held[0])
             else:
