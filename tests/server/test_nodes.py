@@ -371,9 +371,14 @@ def test_kill_9_of_the_owner_then_another_node_takes_the_game_over(start_nodes, 
     assert resumed["moves"] == moves == stored_moves(pg_url, game)
     assert resumed["status"] == "started"
     # The clocks: the side to move gets back the time since its turn began (the
-    # outage included); the other side's is as stored.
+    # outage included: at least two thirds of a lease, seconds); its clock starts
+    # again only once its player is back (bob's page may be, already). The other
+    # side's is as stored.
     assert resumed["clocks"]["x"] == before["clocks"]["x"]
-    assert resumed["clocks"]["o"] >= before["clocks"]["o"] - 100
+    assert resumed["clocks"]["o"] >= before["clocks"]["o"] - 1000
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT o_ms FROM games WHERE id = %s", (game,)).fetchone()
+    assert row is not None and row[0] >= before["clocks"]["o"]
     bob.expect(lambda m: m["t"] == "state" and m["v"] >= resumed["v"])
     assert bob.state is not None
     moves.append(bob.play(game, 3))

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
+from sqlalchemy.exc import DBAPIError
 
 from gameclub.games import GameError
 from gameclub.server.accounts import Identity
@@ -278,9 +279,14 @@ class Cluster:
             raise _Taken(game_id)
         try:
             epoch = await store.take_ownership(self.rounds.db, game_id)
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self._release(keys=[key], args=[placeholder])
+            if isinstance(exc, DBAPIError):
+                raise ClubError(
+                    "unavailable", "the club's database is not answering: try again in a moment",
+                    503,
+                ) from exc
             raise
         if epoch is None:
             await self._release(keys=[key], args=[placeholder])

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gameclub.games import GameError
@@ -327,6 +328,17 @@ async def handle_text(conn: Connection, text: str) -> None:
         if isinstance(data.get("game"), str):
             reply["game"] = data["game"][:16]
         conn.send(reply)
+    except DBAPIError:
+        # The database went away under a read (a write says so itself): the socket stays.
+        log.exception("a %s message failed on the database", kind[:20])
+        conn.send(
+            {
+                "t": "error",
+                "id": msg_id,
+                "code": "unavailable",
+                "message": "the club's database is not answering: try again in a moment",
+            }
+        )
 
 
 def _ack(conn: Connection, data: dict[str, Any], version: int) -> None:
