@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test test-slow lint typecheck pytest browser-deps clean
+.PHONY: serve test test-slow lint typecheck pytest browser-deps proxy-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ serve: $(STAMP)
 browser-deps:
 	@sh scripts/install-browser.sh
 
+# HAProxy, for `gameclub cluster` and the browser tests through it.
+proxy-deps:
+	@sh scripts/install-proxy.sh
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks
 
@@ -29,7 +33,7 @@ typecheck: $(STAMP)
 # Tests marked slow (long on a busy machine) run with `make test-slow`, not in CI.
 PYTEST_ARGS ?= -m "not slow" --durations=15
 
-pytest: $(STAMP) browser-deps
+pytest: $(STAMP) browser-deps proxy-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-slow: $(STAMP)

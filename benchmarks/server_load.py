@@ -18,6 +18,20 @@ requests and new guests per address.
     .venv/bin/python benchmarks/server_load.py --games 50 200 500 --seconds 15
 
 Target: 1,000 moves/s with p99 < 100 ms at 200 games.
+
+With ``--nodes 1 2 3`` it measures clusters instead (``gameclub.cluster``:
+that many nodes behind HAProxy, a fresh PostgreSQL database and a private
+``redis-server`` for each size). ``--placement split`` (the default) puts the
+two players of a game on different nodes: each player's requests and socket
+carry the proxy's pinning cookie (``gc_node=nodeK``), host on node k, guest on
+node k+1. ``--placement proxy`` pins nothing and lets HAProxy balance
+(``--balance leastconn`` or ``roundrobin``). The proxy forwards each player's
+address (X-Forwarded-For), which the nodes trust from the loopback. The
+``server`` column is then the CPU of all nodes together, ``proxy`` HAProxy's.
+
+    .venv/bin/python benchmarks/server_load.py --nodes 1 2 3 --games 200 500 --seconds 15
+
+Target: 2 nodes at 500 games, 2,300 moves/s or more with p99 < 150 ms.
 """
 
 from __future__ import annotations
@@ -35,13 +49,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import orjson
 import websockets
+
+from gameclub.cluster import PIN_COOKIE, Cluster
 
 
 def loopback_addresses(first: int = 1) -> Iterator[str]:
@@ -73,6 +91,8 @@ class Stats:
     rtts: list[float] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    #: How many errors of each code (``moved``, ``unavailable``, ...).
+    error_codes: Counter[str] = field(default_factory=Counter)
     resyncs: int = 0
     games_finished: int = 0
     measuring: bool = False
@@ -89,10 +109,19 @@ class Player:
     """
 
     def __init__(
-        self, base: str, stats: Stats, think_ms: float, address: str | None = None
+        self,
+        base: str,
+        stats: Stats,
+        think_ms: float,
+        address: str | None = None,
+        node: str | None = None,
     ) -> None:
         self.address = address if address is not None else next(PLAYER_ADDRESSES)
         self.http = http_client(base, self.address, timeout=30)
+        # Through a proxy that pins: every request and the socket go to ``node``.
+        self.node = node
+        if node is not None:
+            self.http.cookies.set(PIN_COOKIE, node)
         self.base = base
         self.stats = stats
         self.think_ms = think_ms
@@ -121,9 +150,12 @@ class Player:
     async def connect(self) -> None:
         token = self.http.cookies["gc_session"]
         url = self.base.replace("http", "ws", 1) + "/ws"
+        cookie = f"gc_session={token}"
+        if self.node is not None:
+            cookie += f"; {PIN_COOKIE}={self.node}"
         self.ws = await websockets.connect(
             url,
-            additional_headers={"Cookie": f"gc_session={token}"},
+            additional_headers={"Cookie": cookie},
             max_size=2**22,
             compression=None,
             local_addr=(self.address, 0),
@@ -155,6 +187,7 @@ class Player:
                 continue
             if kind == "error":
                 stats.errors += 1
+                stats.error_codes[str(message.get("code"))] += 1
                 continue
             if message.get("game") != self.game:
                 continue
@@ -224,8 +257,11 @@ def loop_factory() -> Any:
     return uvloop.new_event_loop
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` (Linux ``/proc``; NaN elsewhere)."""
+def cpu_seconds(pid: int | list[int]) -> float:
+    """User + system CPU time of process ``pid``, or of all of a list (Linux ``/proc``;
+    NaN elsewhere)."""
+    if isinstance(pid, list):
+        return sum(cpu_seconds(one) for one in pid)
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -234,9 +270,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def pair_up(base: str, stats: Stats, think_ms: float) -> list[Player]:
-    """Two guests and a game between them, by a link invitation."""
-    host, guest = Player(base, stats, think_ms), Player(base, stats, think_ms)
+def pids_named(name: str) -> list[int]:
+    """The processes whose command name is ``name`` (Linux ``/proc``)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/comm") as f:
+                if f.read().strip() == name:
+                    found.append(int(entry))
+    return found
+
+
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    return {pid: cpu_seconds(pid) for pid in pids}
+
+
+async def pair_up(
+    base: str, stats: Stats, think_ms: float, nodes: tuple[str | None, str | None] = (None, None)
+) -> list[Player]:
+    """Two guests and a game between them, by a link invitation (each on its node, if any)."""
+    host = Player(base, stats, think_ms, node=nodes[0])
+    guest = Player(base, stats, think_ms, node=nodes[1])
     await host.start()
     await guest.start()
     invitation = await host.post("/api/invitations", {"to": None, "color": "x"})
@@ -246,13 +300,32 @@ async def pair_up(base: str, stats: Stats, think_ms: float) -> list[Player]:
 
 
 async def run_level(
-    base: str, games: int, seconds: float, think_ms: float, server_pid: int
+    base: str,
+    games: int,
+    seconds: float,
+    think_ms: float,
+    server_pid: int | list[int],
+    pins: list[str] | None = None,
+    proxy_pid: int | None = None,
+    store_pids: Callable[[], list[int]] | None = None,
 ) -> dict[str, Any]:
+    """One level: ``games`` games for ``seconds``. ``pins``: the nodes to spread the
+    players over, the two of game k on nodes k and k+1 (None: no pinning).
+    ``store_pids``: the processes of the database and Redis, whose CPU is counted too."""
     stats = Stats()
     players: list[Player] = []
+
+    def placement(game: int) -> tuple[str | None, str | None]:
+        if not pins:
+            return None, None
+        return pins[game % len(pins)], pins[(game + 1) % len(pins)]
+
     for first in range(0, games, 25):
         for pair in await asyncio.gather(
-            *(pair_up(base, stats, think_ms) for _ in range(first, min(games, first + 25)))
+            *(
+                pair_up(base, stats, think_ms, placement(game))
+                for game in range(first, min(games, first + 25))
+            )
         ):
             players += pair
     await asyncio.gather(*(p.connect() for p in players))
@@ -265,10 +338,22 @@ async def run_level(
     stats.measuring = True
     started = time.perf_counter()
     server_cpu, client_cpu = cpu_seconds(server_pid), time.process_time()
+    proxy_cpu = cpu_seconds(proxy_pid) if proxy_pid is not None else float("nan")
+    store_before = cpu_by_pid(store_pids()) if store_pids is not None else {}
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = cpu_seconds(server_pid) - server_cpu
+    if proxy_pid is not None:
+        proxy_cpu = cpu_seconds(proxy_pid) - proxy_cpu
+    store_cpu = float("nan")
+    if store_pids is not None:
+        # Processes that started while measuring count from zero: a new database
+        # backend's whole CPU time is recent.
+        store_after = cpu_by_pid(store_pids())
+        store_cpu = sum(
+            max(0.0, used - store_before.get(pid, 0.0)) for pid, used in store_after.items()
+        )
     client_cpu = time.process_time() - client_cpu
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -285,11 +370,14 @@ async def run_level(
         "p99_ms": pct(0.99),
         "mean_ms": 1000 * statistics.fmean(rtts) if rtts else float("nan"),
         "errors": stats.errors,
+        "error_codes": dict(stats.error_codes),
         "resyncs": stats.resyncs,
         "games_finished": stats.games_finished,
         # Share of one core used while measuring, by the server and by this client.
         "server_cpu": server_cpu / elapsed,
         "client_cpu": client_cpu / elapsed,
+        "proxy_cpu": proxy_cpu / elapsed,
+        "store_cpu": store_cpu / elapsed,
         "server_cpu_ms_per_move": 1000 * server_cpu / stats.moves if stats.moves else float("nan"),
     }
 
@@ -331,6 +419,120 @@ def running_server(database: str | None) -> Iterator[tuple[str, subprocess.Popen
             log.close()
 
 
+@contextlib.contextmanager
+def fresh_postgres(admin_url: str) -> Iterator[str]:
+    """A PostgreSQL database made for this run (dropped at the end): its URL."""
+    import psycopg
+
+    name = f"gameclub_bench_{random.randrange(16**8):08x}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{admin_url.rsplit('/', 1)[0]}/{name}"
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[tuple[str, int]]:
+    """``redis-server`` of this run's own on a free port, keeping nothing on disk:
+    ``(URL, process id)``."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", tmp],
+            stdout=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
+                    break
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start")
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0", redis.pid
+        finally:
+            redis.terminate()
+            redis.wait(10)
+
+
+@contextlib.contextmanager
+def running_cluster(
+    nodes: int, balance: str, admin_url: str, redis_url: str | None
+) -> Iterator[tuple[Cluster, int | None]]:
+    """``nodes`` nodes behind HAProxy (pinning allowed) on a fresh PostgreSQL database
+    and, unless ``redis_url`` is given, a private Redis: ``(cluster, Redis's pid)``."""
+    with contextlib.ExitStack() as stack:
+        database = stack.enter_context(fresh_postgres(admin_url))
+        redis_pid = None
+        if redis_url is None:
+            redis_url, redis_pid = stack.enter_context(private_redis())
+        logs = stack.enter_context(tempfile.TemporaryDirectory())
+        cluster = Cluster(
+            nodes=nodes, port=free_port(), database_url=database, redis_url=redis_url,
+            balance=balance, pinning=True, log_dir=Path(logs),
+        )
+        stack.enter_context(cluster)
+        yield cluster, redis_pid
+
+
+HEADER = (
+    f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
+    f" {'resyncs':>8} {'server':>7} {'client':>7} {'ms/move':>8} {'load':>5}"
+)
+
+
+def result_line(result: dict[str, Any], load: float) -> str:
+    return (
+        f"{result['games']:>6} {result['moves_per_s']:>9.0f} "
+        f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}"
+        f" {result['resyncs']:>8} {result['server_cpu']:>7.0%}"
+        f" {result['client_cpu']:>7.0%} {result['server_cpu_ms_per_move']:>8.2f}"
+        f" {load:>5.1f}"
+    )
+
+
+def main_cluster(args: argparse.Namespace) -> int:
+    print(
+        f"clusters of {', '.join(map(str, args.nodes))} node(s) behind HAProxy "
+        f"(balance {args.balance}, placement {args.placement}); PostgreSQL, Redis; "
+        f"think time {args.think_ms:.0f} ms; {args.seconds:.0f} s measured per level"
+    )
+    print(f"{'nodes':>5} {HEADER} {'proxy':>6} {'pg+redis':>8}")
+    for nodes in args.nodes:
+        with running_cluster(
+            nodes, args.balance, args.postgres_admin, args.redis_url
+        ) as (cluster, redis_pid):
+            pins = cluster.node_names if args.placement == "split" else None
+            assert cluster.proxy is not None
+
+            def store_pids() -> list[int]:
+                # Every PostgreSQL process of the machine (other work's too, if any).
+                return pids_named("postgres") + ([redis_pid] if redis_pid else [])
+
+            for games in args.games:
+                load = os.getloadavg()[0]
+                with asyncio.Runner(loop_factory=loop_factory()) as runner:
+                    result = runner.run(
+                        run_level(
+                            cluster.url, games, args.seconds, args.think_ms,
+                            [child.process.pid for child in cluster.children],
+                            pins=pins, proxy_pid=cluster.proxy.process.pid,
+                            store_pids=store_pids,
+                        )
+                    )
+                codes = ", ".join(f"{code} x{n}" for code, n in result["error_codes"].items())
+                print(
+                    f"{nodes:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}"
+                    f" {result['store_cpu']:>8.0%}" + (f"  ({codes})" if codes else ""),
+                    flush=True,
+                )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[50, 200, 500])
@@ -342,31 +544,37 @@ def main() -> int:
         help="mean think time of a player before each move (0: none)",
     )
     parser.add_argument("--database", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--nodes", type=int, nargs="+",
+        help="measure clusters of these sizes behind HAProxy instead of one server",
+    )
+    parser.add_argument("--balance", choices=("leastconn", "roundrobin"), default="leastconn")
+    parser.add_argument(
+        "--placement", choices=("split", "proxy"), default="split",
+        help="split: a game's two players pinned to different nodes; proxy: HAProxy balances",
+    )
+    parser.add_argument(
+        "--postgres-admin", default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="where to create each cluster's fresh database",
+    )
+    parser.add_argument("--redis-url", help="the clusters' Redis (default: a private redis-server)")
     args = parser.parse_args()
+    if args.nodes:
+        return main_cluster(args)
 
     with running_server(args.database) as (base, server, database):
         print(
             f"server: {database}; think time {args.think_ms:.0f} ms; "
             f"{args.seconds:.0f} s measured per level"
         )
-        print(
-            f"{'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
-            f" {'resyncs':>8} {'server':>7} {'client':>7} {'ms/move':>8} {'load':>5}"
-        )
+        print(HEADER)
         for games in args.games:
             load = os.getloadavg()[0]
             with asyncio.Runner(loop_factory=loop_factory()) as runner:
                 result = runner.run(
                     run_level(base, games, args.seconds, args.think_ms, server.pid)
                 )
-            print(
-                f"{result['games']:>6} {result['moves_per_s']:>9.0f} "
-                f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['errors']:>7}"
-                f" {result['resyncs']:>8} {result['server_cpu']:>7.0%}"
-                f" {result['client_cpu']:>7.0%} {result['server_cpu_ms_per_move']:>8.2f}"
-                f" {load:>5.1f}",
-                flush=True,
-            )
+            print(result_line(result, load), flush=True)
     return 0
 
 

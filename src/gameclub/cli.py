@@ -337,8 +337,30 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise CliError(
             f"the club needs the server extra (pip install 'gameclub[server]'): {exc}"
         ) from None
-    serve(host=args.host, port=args.port, database_url=args.database_url)
+    serve(
+        host=args.host, port=args.port, database_url=args.database_url, redis_url=args.redis_url
+    )
     return 0
+
+
+# -- cluster -------------------------------------------------------------------------
+
+
+def _cmd_cluster(args: argparse.Namespace) -> int:
+    from gameclub.cluster import Cluster, run
+
+    if not 1 <= args.nodes <= 64:
+        raise CliError(f"nodes must be 1 to 64, not {args.nodes}")
+    if not 1 <= args.port <= 65535:
+        raise CliError(f"port must be 1 to 65535, not {args.port}")
+    cluster = Cluster(
+        nodes=args.nodes, port=args.port, host=args.host, database_url=args.database_url,
+        redis_url=args.redis_url, balance=args.balance, pinning=args.pinning,
+    )
+    try:
+        return run(cluster)
+    except (RuntimeError, OSError) as exc:
+        raise CliError(str(exc)) from None
 
 
 # -- awele ---------------------------------------------------------------------------
@@ -500,7 +522,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database-url", default=None,
                    help="SQLAlchemy URL (default: SQLite under ./var, or $GAMECLUB_DATABASE_URL)")
+    p.add_argument("--redis-url", default=None,
+                   help="Redis URL (or $GAMECLUB_REDIS_URL): run as one node of a club of several"
+                        " sharing this Redis and the database (PostgreSQL); without it, one"
+                        " process, no Redis")
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser(
+        "cluster",
+        help="run several club nodes behind HAProxy on this machine (docs/cluster.md)",
+        description="Start NODES club nodes on free loopback ports, all on one database and "
+        "Redis, and HAProxy in front of them on HOST:PORT; Ctrl-C stops everything. "
+        "Nothing is restarted: a node that exits leaves the rotation.",
+    )
+    p.add_argument("--nodes", type=int, default=3, help="number of nodes (default 3)")
+    p.add_argument("--host", default="127.0.0.1", help="the proxy's address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the proxy's port (default 8000)")
+    p.add_argument("--database-url", required=True,
+                   help="the database all nodes share (postgresql://...; not SQLite)")
+    p.add_argument("--redis-url", required=True, help="the Redis all nodes share (redis://...)")
+    p.add_argument("--balance", choices=("leastconn", "roundrobin"), default="leastconn",
+                   help="HAProxy's balancing of new connections (default leastconn)")
+    p.add_argument("--pinning", action="store_true",
+                   help="let a gc_node=<nodeN> cookie pick the node (tests, benchmarks)")
+    p.set_defaults(func=_cmd_cluster)
 
     from gameclub.match import add_match_parser
     from gameclub.tablebase.cli import add_tablebase_parser

@@ -45,6 +45,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     skipped = terminalreporter.stats.get("skipped", [])
     if any("BROWSER TESTS SKIPPED" in str(getattr(report, "longrepr", "")) for report in skipped):
         terminalreporter.write_sep("!", SKIP_REASON, red=True, bold=True)
+    for report in skipped:
+        text = str(getattr(report, "longrepr", ""))
+        if "CLUSTER TESTS SKIPPED" in text:
+            reason = text[text.index("CLUSTER TESTS SKIPPED"):].split("'")[0].split('"')[0]
+            terminalreporter.write_sep("!", reason, red=True, bold=True)
+            break
 
 
 def free_port() -> int:
@@ -274,3 +280,85 @@ class GameUI:
 @pytest.fixture()
 def ui() -> type[GameUI]:
     return GameUI
+
+
+# -- several nodes behind the proxy ----------------------------------------------------
+
+PG_ADMIN_URL = os.environ.get("GAMECLUB_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_SERVER = Path("/usr/bin/redis-server")
+PROXY_SKIP_REASON = (
+    "CLUSTER TESTS SKIPPED: HAProxy is missing. Install it with "
+    "`sh scripts/install-proxy.sh` as root (apt-get install haproxy) to run them."
+)
+
+
+@pytest.fixture(scope="session")
+def cluster_database() -> Iterator[str]:
+    """A PostgreSQL database created for this session (dropped at the end): its URL."""
+    import secrets
+
+    import psycopg
+
+    try:
+        admin = psycopg.connect(PG_ADMIN_URL, connect_timeout=3, autocommit=True)
+    except psycopg.Error as exc:
+        pytest.skip(f"CLUSTER TESTS SKIPPED: PostgreSQL not reachable at {PG_ADMIN_URL} ({exc})")
+    name = f"gameclub_cluster_{secrets.token_hex(4)}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{PG_ADMIN_URL.rsplit('/', 1)[0]}/{name}"
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, connect_timeout=3, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def private_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``redis-server`` of this session's own on a free port, keeping nothing on disk."""
+    if not REDIS_SERVER.exists():
+        pytest.skip(f"CLUSTER TESTS SKIPPED: {REDIS_SERVER} is missing (apt-get install redis)")
+    port = free_port()
+    directory = tmp_path_factory.mktemp("redis")
+    process = subprocess.Popen(
+        [str(REDIS_SERVER), "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(directory)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+#: Environment of the nodes in the tests: every page comes from 127.0.0.1.
+TEST_NODE_ENV = {
+    "GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "100000",
+    "GAMECLUB_API_BURST": "100000",
+}
+
+
+@pytest.fixture(scope="module")
+def two_nodes(
+    cluster_database: str, private_redis: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Any]:
+    """Two club nodes behind HAProxy (``gameclub.cluster.Cluster``), pinning allowed:
+    a ``gc_node=node1`` cookie sends a page's requests and socket to node1."""
+    from gameclub.cluster import Cluster, find_haproxy
+
+    if find_haproxy() is None:
+        pytest.skip(PROXY_SKIP_REASON)
+    cluster = Cluster(
+        nodes=2, port=free_port(), database_url=cluster_database, redis_url=private_redis,
+        pinning=True, log_dir=tmp_path_factory.mktemp("cluster"), node_env=TEST_NODE_ENV,
+    )
+    with cluster:
+        yield cluster

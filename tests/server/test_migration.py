@@ -242,3 +242,23 @@ def test_0003_goes_down_and_up_again_losing_no_move(settings: Settings):
         assert [tuple(row) for row in games] == [("oldFinished", "ataxx"), ("oldLive", "ataxx")]
         assert conn.execute(text("SELECT count(*) FROM ratings")).scalar_one() == 2
     engine.dispose()
+
+
+def test_0004_owner_epoch_goes_down_and_up_again_losing_no_move(settings: Settings):
+    url = settings.database_url
+    make_old_database(url)
+    migrate(url, "head")
+    engine = create_engine(sync_url(url))
+    with engine.begin() as conn:
+        epochs = conn.execute(text("SELECT owner_epoch FROM games")).scalars().all()
+        assert epochs == [0, 0]  # games made before several nodes: nobody's yet
+    migrate(url, "0003", down=True)
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM moves")).scalar_one() == 5
+        columns = conn.execute(text("SELECT * FROM games LIMIT 1")).keys()
+        assert "owner_epoch" not in columns
+    migrate(url, "head")
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT count(*) FROM moves")).scalar_one() == 5
+        assert conn.execute(text("SELECT max(owner_epoch) FROM games")).scalar_one() == 0
+    engine.dispose()

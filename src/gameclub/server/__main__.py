@@ -1,4 +1,5 @@
-"""``python -m gameclub.server``: run the club (``--host``, ``--port``, ``--database``)."""
+"""``python -m gameclub.server``: run the club (``--host``, ``--port``, ``--database``,
+``--redis-url``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,12 @@ def main(argv: list[str] | None = None) -> None:
         "--database",
         help="database URL (default: env GAMECLUB_DATABASE_URL, else sqlite:///var/gameclub.db)",
     )
+    parser.add_argument(
+        "--redis-url",
+        help="Redis URL (default: env GAMECLUB_REDIS_URL): one node of a club of several",
+    )
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.database)
+    serve(args.host, args.port, args.database, args.redis_url)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from gameclub.server import fields
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError, bad_field
-from gameclub.server.limits import TokenBuckets
+from gameclub.server.limits import SharedBudgets, TokenBuckets
 from gameclub.server.ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating
 from gameclub.server.settings import Settings
 from gameclub.server.store.db import Database
@@ -133,6 +133,27 @@ class RateLimiter:
         if wait > 0:
             raise _rate_limited(what, wait)
 
+    #: Several nodes: the club-wide budgets and this limiter's name among them.
+    shared: tuple[SharedBudgets, str] | None = None
+
+    async def check_shared(self, key: str, what: str) -> None:
+        """:meth:`check`, against the club-wide window when there is one."""
+        if self.shared is None:
+            self.check(key, what)
+            return
+        budgets, name = self.shared
+        wait = await budgets.window(name, key, self.limit, self.window, hit=False)
+        if wait > 0:
+            raise _rate_limited(what, wait)
+
+    async def hit_shared(self, key: str) -> None:
+        """:meth:`hit`, in the club-wide window when there is one."""
+        if self.shared is None:
+            self.hit(key)
+            return
+        budgets, name = self.shared
+        await budgets.window(name, key, self.limit, self.window, hit=True)
+
 
 class Backoff:
     """Failures per key, each one past the first ``free`` doubling the wait before the
@@ -177,6 +198,35 @@ class Backoff:
 
     def succeed(self, key: str) -> None:
         self._failures.pop(key, None)
+
+    #: Several nodes: the club-wide budgets and this back-off's name among them.
+    shared: tuple[SharedBudgets, str] | None = None
+
+    def _limits(self) -> tuple[int, float, float, float]:
+        return self.free, self.base, self.cap, self.forget
+
+    async def check_shared(self, key: str, what: str) -> None:
+        if self.shared is None:
+            self.check(key, what)
+            return
+        budgets, name = self.shared
+        wait = await budgets.backoff(name, key, self._limits(), fail=False)
+        if wait > 0:
+            raise _rate_limited(what, max(wait, 0.1))
+
+    async def fail_shared(self, key: str) -> None:
+        if self.shared is None:
+            self.fail(key)
+            return
+        budgets, name = self.shared
+        await budgets.backoff(name, key, self._limits(), fail=True)
+
+    async def succeed_shared(self, key: str) -> None:
+        if self.shared is None:
+            self.succeed(key)
+            return
+        budgets, name = self.shared
+        await budgets.forget(name, key)
 
 
 class Accounts:
@@ -369,8 +419,8 @@ class Accounts:
             raise bad_field(
                 f"password: between {MIN_PASSWORD} and {MAX_PASSWORD} characters, please"
             )
-        self.attempts.check(f"ip:{client}", "sign-up and login attempts")
-        self.attempts.hit(f"ip:{client}")
+        await self.attempts.check_shared(f"ip:{client}", "sign-up and login attempts")
+        await self.attempts.hit_shared(f"ip:{client}")
         if await self._find_user(name) is not None:
             raise ClubError("name-taken", f"the name {name!r} is taken", 409)
         password_hash = await anyio.to_thread.run_sync(self.hasher.hash, password)
@@ -389,22 +439,22 @@ class Accounts:
         name, password = self.check_credentials_shape(name, password)
         if len(name) > 40 or len(password) > MAX_PASSWORD:
             raise ClubError("bad-credentials", "wrong name or password", 401)
-        self.attempts.check(f"ip:{client}", "sign-up and login attempts")
+        await self.attempts.check_shared(f"ip:{client}", "sign-up and login attempts")
         failures = f"{name.lower()} from {client}"
-        self.failures.check(failures, "failed logins for this name")
-        self.attempts.hit(f"ip:{client}")
+        await self.failures.check_shared(failures, "failed logins for this name")
+        await self.attempts.hit_shared(f"ip:{client}")
         # A name that no account can have (odd characters) is not looked up.
         user = await self._find_user(name) if fields.key(name) else None
         if user is None or user.guest or user.password_hash is None:
             await anyio.to_thread.run_sync(self._verify_dummy, password)
-            self.failures.fail(failures)
+            await self.failures.fail_shared(failures)
             raise ClubError("bad-credentials", "wrong name or password", 401)
         try:
             await anyio.to_thread.run_sync(self.hasher.verify, user.password_hash, password)
         except (VerificationError, InvalidHashError):
-            self.failures.fail(failures)
+            await self.failures.fail_shared(failures)
             raise ClubError("bad-credentials", "wrong name or password", 401) from None
-        self.failures.succeed(failures)
+        await self.failures.succeed_shared(failures)
         return await self._new_session(user)
 
     def _verify_dummy(self, password: str) -> None:

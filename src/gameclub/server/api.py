@@ -139,13 +139,17 @@ async def me_json(request: Request, identity: Identity) -> dict[str, Any]:
         else {"colors": _colors_json(await game_store.piece_colors(db, identity.user_id))}
     )
     ratings = await game_store.ratings_of_user(db, identity.user_id)
-    return {
+    body = {
         "user": identity.to_json(),
         "csrf": identity.csrf,
         "games": games,
         "prefs": prefs,
         "ratings": ratings_json(ratings),
     }
+    cluster = club_of(request).cluster
+    if cluster is not None:
+        body["node"] = cluster.node  # which node of several answered
+    return body
 
 
 def ratings_json(ratings: dict[str, tuple[Rating, int]]) -> dict[str, dict[str, Any]]:
@@ -205,7 +209,7 @@ async def me(request: Request) -> Response:
     token = None
     if identity is None:
         accounts = club_of(request).accounts
-        wait = accounts.new_guests.take(client_of(request))
+        wait = await accounts.new_guests.spend(client_of(request))
         if wait > 0:
             raise rate_limited("new guest sessions from your address", wait)
         token, identity = await accounts.create_guest()
@@ -247,7 +251,11 @@ async def logout(request: Request) -> Response:
     accounts = club.accounts
     await accounts.end_session(identity)
     # Its sockets go with it: nothing more is done in the name of a session that ended.
-    club.connections.end_session(identity.user_id, identity.token_hash)
+    if club.cluster is not None:
+        # The session's sockets may be on any node: each closes its own.
+        club.cluster.end_session(identity.user_id, identity.token_hash)
+    else:
+        club.connections.end_session(identity.user_id, identity.token_hash)
     token, guest = await accounts.create_guest()
     response = JSONResponse(await me_json(request, guest))
     set_session_cookie(response, request, token)
@@ -315,7 +323,7 @@ async def play_again(request: Request) -> Response:
     identity = await acting(request)
     club = club_of(request)
     try:
-        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+        rnd: Round = await club.rounds.read(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
     color = rnd.color_of(identity.user_id)
@@ -345,6 +353,12 @@ async def play_again(request: Request) -> Response:
 
 async def live_games(request: Request) -> Response:
     game = game_filter(request)
+    cluster = club_of(request).rounds.cluster
+    if cluster is not None:
+        # Every node's games, as each node last shared them (within a second or so).
+        games = [found for found in cluster.watchable() if game is None or found["kind"] == game]
+        games.sort(key=lambda found: -found["spectators"])
+        return JSONResponse({"games": games[:200]})
     rounds = [
         rnd
         for rnd in club_of(request).rounds.watchable_rounds()
@@ -357,7 +371,7 @@ async def live_games(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     club = club_of(request)
     try:
-        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+        rnd: Round = await club.rounds.read(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
     # Replaying every position costs about 50 microseconds a move: made once per
@@ -439,7 +453,7 @@ def _record_json(rnd: Round) -> dict[str, Any]:
 async def _record_file(request: Request, only: Game | None = None) -> Response:
     club = club_of(request)
     try:
-        rnd: Round = await club.rounds.get(request.path_params["game_id"])
+        rnd: Round = await club.rounds.read(request.path_params["game_id"])
     except ClubError:
         raise not_found("this game") from None
     kind = rnd.options.kind
@@ -571,14 +585,14 @@ async def create_seek(request: Request) -> Response:
 
 async def cancel_seek(request: Request) -> Response:
     identity = await acting(request)
-    club_of(request).lobby.cancel_seek(identity, request.path_params["seek_id"])
+    await club_of(request).lobby.cancel_anywhere(identity, request.path_params["seek_id"])
     return JSONResponse({"ok": True})
 
 
 async def accept_seek(request: Request) -> Response:
     identity = await acting(request)
-    rnd = await club_of(request).lobby.accept_seek(identity, request.path_params["seek_id"])
-    return JSONResponse({"game": rnd.id}, status_code=201)
+    game = await club_of(request).lobby.accept_anywhere(identity, request.path_params["seek_id"])
+    return JSONResponse({"game": game}, status_code=201)
 
 
 async def create_invitation(request: Request) -> Response:

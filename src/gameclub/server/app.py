@@ -13,19 +13,22 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import secrets
+import sys
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gameclub.games import GameError
 from gameclub.server import api
@@ -96,9 +99,55 @@ def _load_kernels() -> None:
 
     for kind in GAMES.values():
         start = kind.start_text(Setup(kind.default_rules))
-        kind.position(kind.default_rules, None, start).view(live=True)
+        position = kind.position(kind.default_rules, None, start)
+        position.view(live=True)
+        # What every move calls (each compiled on its first call otherwise, for
+        # seconds, on the event loop: a stall that also lets a node's leases lapse).
+        position.forced_move()
+        position.outcome()
+        position.delta_view()
     # Build what the forms offer once, here, rather than in the first request.
     api.options_body()
+
+
+class NodeHeader:
+    """Name the node that answered (``X-Gameclub-Node``) on every HTTP response of a
+    node of several: what a proxy's logs and a load test need to tell nodes apart."""
+
+    def __init__(self, app: ASGIApp, node: str) -> None:
+        self.app = app
+        self.header = (b"x-gameclub-node", node.encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def named(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), self.header]}
+            await send(message)
+
+        await self.app(scope, receive, named)
+
+
+async def healthz(request: Request) -> Response:
+    """200 while this process can serve (its database answers and, on a node of several,
+    Redis too); 503 with what is wrong otherwise. For proxies' health checks."""
+    club = request.app.state.club
+    problems = []
+    try:
+        await asyncio.wait_for(club.db.ping(), timeout=2)
+    except Exception as exc:
+        problems.append(f"database: {type(exc).__name__}")
+    if club.cluster is not None:
+        try:
+            await asyncio.wait_for(club.cluster.redis.ping(), timeout=2)
+        except Exception as exc:
+            problems.append(f"redis: {type(exc).__name__}")
+    if problems:
+        return JSONResponse({"ok": False, "problems": problems}, status_code=503)
+    return JSONResponse({"ok": True})
 
 
 def create_app(
@@ -106,6 +155,9 @@ def create_app(
 ) -> Starlette:
     """The club's app. ``ai_executor`` replaces the engine's own process pool (tests share one)."""
     settings = settings or Settings.from_env()
+    if settings.redis_url is not None and settings.node_id is None:
+        # A node of several has a name from the start (its header, its channel).
+        settings = replace(settings, node_id=f"n{secrets.token_hex(4)}")
     web_dir = settings.web_dir or WEB_DIR
 
     @asynccontextmanager
@@ -132,6 +184,7 @@ def create_app(
         return FileResponse(page, headers={**SECURITY_HEADERS, "Cache-Control": "no-cache"})
 
     routes = [
+        Route("/healthz", healthz, methods=["GET"]),
         *api.routes,
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", app=StaticFront(directory=web_dir, check_dir=False), name="static"),
@@ -140,6 +193,8 @@ def create_app(
         Route("/{page:path}", index, methods=["GET"]),
     ]
     middleware = []
+    if settings.redis_url is not None and settings.node_id is not None:
+        middleware.append(Middleware(NodeHeader, node=settings.node_id))
     if settings.trusted_proxies:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -169,22 +224,62 @@ def create_app(
     return app
 
 
+def check_services(settings: Settings) -> str | None:
+    """What a node of several cannot reach at start (Redis, the database), or ``None``."""
+    import redis
+    from sqlalchemy import create_engine, text
+
+    from gameclub.server.store.db import sync_url
+
+    try:
+        client = redis.Redis.from_url(
+            settings.redis_url or "", socket_connect_timeout=3, socket_timeout=3
+        )
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        return f"cannot reach Redis at {settings.redis_url}: {exc}"
+    connect_args = {} if settings.database_url.startswith("sqlite") else {"connect_timeout": 5}
+    try:
+        engine = create_engine(sync_url(settings.database_url), connect_args=connect_args)
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        engine.dispose()
+    except Exception as exc:
+        return f"cannot reach the database at {settings.database_url}: {exc}".splitlines()[0]
+    return None
+
+
 def serve(
-    host: str | None = None, port: int | None = None, database_url: str | None = None
+    host: str | None = None,
+    port: int | None = None,
+    database_url: str | None = None,
+    redis_url: str | None = None,
 ) -> None:
-    """Run the club under uvicorn until interrupted (``gameclub serve``)."""
+    """Run the club under uvicorn until interrupted (``gameclub serve``).
+
+    With a Redis URL (or ``GAMECLUB_REDIS_URL``) the process is one node of a club
+    of several (docs/server.md, "Several nodes"); it exits at once, with status 2
+    and a line saying why, when it cannot reach Redis or the database.
+    """
     import uvicorn
 
     settings = Settings.from_env(
-        host=host, port=port, database_url=database_url, tune_gc=True
+        host=host, port=port, database_url=database_url, redis_url=redis_url, tune_gc=True
     )
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    if settings.redis_url is not None:
+        problem = check_services(settings)
+        if problem is not None:
+            print(f"gameclub: {problem}", file=sys.stderr, flush=True)
+            raise SystemExit(2)
     app = create_app(settings)
     print(
         f"gameclub: serving http://{settings.host}:{settings.port} "
-        f"(database {settings.database_url})",
+        f"(database {settings.database_url}"
+        + (f", node of the club on Redis {settings.redis_url})" if settings.redis_url else ")"),
         flush=True,
     )
     uvicorn.run(

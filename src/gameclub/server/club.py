@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from gameclub.server.accounts import Accounts
 from gameclub.server.ai import EnginePool
+from gameclub.server.cluster import Cluster
+from gameclub.server.limits import SharedBudgets
 from gameclub.server.lobby import Lobby
 from gameclub.server.round import Rounds
 from gameclub.server.settings import Settings
@@ -28,6 +30,10 @@ class Club:
     rounds: Rounds
     lobby: Lobby
     connections: Connections
+    #: This node's part in a club of several nodes (``None``: a club of one process).
+    cluster: Cluster | None = None
+    #: Several nodes: the request and rate budgets, kept in Redis for the whole club.
+    shared_budgets: SharedBudgets | None = None
     _sweeper: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
@@ -45,7 +51,34 @@ class Club:
         lobby = Lobby(db, settings, rounds, connections.online_count, connections.notify)
         rounds.notify = connections.notify
         rounds.on_change = lobby.changed
-        club = cls(settings, db, Accounts(db, settings), engines, rounds, lobby, connections)
+        cluster = None
+        if settings.redis_url is not None:
+            # One node of several: games by lease, club-wide messages and counts.
+            cluster = Cluster(settings, rounds, connections)
+            try:
+                await cluster.start()
+            except BaseException:
+                await cluster.close()
+                engines.close()
+                await db.close()
+                raise
+            rounds.cluster = cluster
+            rounds.notify = lobby.notify = cluster.notify
+            lobby.online_count = cluster.online_count
+            lobby.playing_count = cluster.playing_count
+            cluster.on_shares = lobby.changed
+            cluster.lobby = lobby
+            lobby.cluster = cluster
+        accounts = Accounts(db, settings)
+        club = cls(settings, db, accounts, engines, rounds, lobby, connections)
+        club.cluster = cluster
+        if cluster is not None:
+            # Every budget of a client or player is the club's, wherever requests land.
+            shared = club.shared_budgets = SharedBudgets(cluster.redis)
+            accounts.attempts.shared = (shared, "attempts")
+            accounts.failures.shared = (shared, "failures")
+            accounts.new_guests.shared = (shared, "guests")
+            rounds.creations.shared = (shared, "games")
         club._sweeper = asyncio.create_task(club._sweep_every(settings.sweep_interval_s))
         # The engine's workers start in the background: the first computer move
         # need not wait for them, and start-up does not either.
@@ -74,6 +107,8 @@ class Club:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
         self.lobby.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.rounds.close()
         self.engines.close()
         await self.db.close()

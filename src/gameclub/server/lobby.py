@@ -11,7 +11,7 @@ import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gameclub.games import Color
 from gameclub.server import jsontext
@@ -27,6 +27,9 @@ from gameclub.server.store import games as game_store
 from gameclub.server.store import invitations as store
 from gameclub.server.store.db import Database
 from gameclub.server.store.models import Invitation, User
+
+if TYPE_CHECKING:
+    from gameclub.server.cluster import Cluster
 
 #: Lobby updates are coalesced: at most one broadcast per this many seconds.
 LOBBY_DEBOUNCE_S = 0.25
@@ -79,21 +82,36 @@ class Lobby:
         self.seeks: dict[str, Seek] = {}
         self.subscribers: set[Subscriber] = set()
         self._pending: asyncio.TimerHandle | None = None
+        #: This node's part in a club of several (``None``: a club of one process).
+        self.cluster: Cluster | None = None
+        #: Games being played (on a node of several: in the whole club).
+        self.playing_count: Callable[[], int] = lambda: len(self.rounds.live_rounds())
 
     # -- presence and updates ---------------------------------------------------------
 
     def to_json(self, viewer: int | None = None, game: str | None = None) -> dict[str, Any]:
         """The lobby as ``viewer`` (a user id, or ``None``) sees it; the seeks of one
         ``game`` only, or of every game (``None``)."""
+        seeks = [
+            seek.to_json(viewer)
+            for seek in self.seeks.values()
+            if game is None or seek.options.game == game
+        ]
+        searching = len(self.seeks)
+        if self.cluster is not None:
+            # The other nodes' seeks, as they last shared them.
+            others = self.cluster.remote_seeks()
+            searching += len(others)
+            seeks += [
+                {**found, "mine": viewer is not None and found["user"]["id"] == viewer}
+                for found, _ in others
+                if game is None or found["kind"] == game
+            ]
         return {
             "online": self.online_count(),
-            "searching": len(self.seeks),
-            "playing": len(self.rounds.live_rounds()),
-            "seeks": [
-                seek.to_json(viewer)
-                for seek in self.seeks.values()
-                if game is None or seek.options.game == game
-            ],
+            "searching": searching,
+            "playing": self.playing_count(),
+            "seeks": seeks,
         }
 
     def changed(self) -> None:
@@ -186,6 +204,19 @@ class Lobby:
         self.notify(seek.seat.user_id, {"t": "start", "game": rnd.id})
         self.changed()
         return rnd
+
+    async def accept_anywhere(self, identity: Identity, seek_id: Any) -> str:
+        """Accept a seek held by this node or (several nodes) another; the new game's id."""
+        if self.cluster is None or seek_id in self.seeks or not isinstance(seek_id, str):
+            return (await self.accept_seek(identity, seek_id)).id
+        return await self.cluster.accept_remote_seek(identity, seek_id)
+
+    async def cancel_anywhere(self, identity: Identity, seek_id: Any) -> None:
+        """Cancel a seek held by this node or (several nodes) another."""
+        if self.cluster is None or seek_id in self.seeks or not isinstance(seek_id, str):
+            self.cancel_seek(identity, seek_id)
+            return
+        await self.cluster.cancel_remote_seek(identity, seek_id)
 
     # -- invitations ---------------------------------------------------------------------
 

@@ -19,7 +19,9 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy.exc import DBAPIError
 
 from gameclub.games import Color, GameError
 from gameclub.server import jsontext
@@ -35,9 +37,17 @@ from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
 from gameclub.server.store.models import Game, MoveRow, User
 
+if TYPE_CHECKING:
+    from gameclub.server.cluster import Cluster
+
 log = logging.getLogger(__name__)
 
 COLORS = (Color.X, Color.O)
+#: What a player may do to a game: the methods :meth:`Round.act_as` calls.
+PLAYER_ACTIONS = frozenset(
+    {"play", "resign", "draw", "draw_decline", "abort", "claim", "rematch",
+     "rematch_decline", "takeback", "takeback_decline"}
+)
 #: Finished rounds stay in memory this long for rematches and late spectators.
 KEEP_FINISHED_S = 600.0
 #: A game is listed for spectators (``GET /api/games/live``) while its last move is this recent.
@@ -54,6 +64,15 @@ class Subscriber(Protocol):
 
 
 Notify = Callable[[int, dict[str, Any]], None]
+
+
+class Followed(Protocol):
+    """A game followed by a connection: a :class:`Round`, or a stand-in for one owned
+    by another node (:class:`gameclub.server.cluster.RemoteRound`)."""
+
+    id: str
+
+    def unsubscribe(self, sub: Subscriber) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -150,6 +169,9 @@ class Round:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: The computer's task for its current turn, and the epoch it was started in.
         self._thinking: tuple[asyncio.Task[None], int] | None = None
+        #: Several nodes: this node's owner epoch of the game, the fence of its every
+        #: write (``None``: a club of one process, nothing to fence).
+        self.owner_epoch: int | None = None
 
     # -- reading ----------------------------------------------------------------------
 
@@ -351,6 +373,15 @@ class Round:
             if self.waiting_for is color and self.live:
                 self._come_back(color)
 
+    async def act_as(self, user_id: int, action: str, *args: Any) -> int:
+        """The player ``user_id``'s ``action`` (a method: ``play``, ``resign``, ...) for
+        their colour; returns the new version. Spectators get ``not-a-player``."""
+        if action not in PLAYER_ACTIONS:
+            raise ClubError("bad-message", f"no action {action[:20]!r}")
+        color = self.player_color(user_id)
+        result: int = await getattr(self, action)(color, *args)
+        return result
+
     def unsubscribe(self, sub: Subscriber) -> None:
         if sub not in self.subscribers:
             return
@@ -510,8 +541,9 @@ class Round:
                 rate=rate,
                 now=now,
                 delete_from=delete_from,
+                fence=self.owner_epoch,
             )
-        except Exception:
+        except Exception as exc:
             # Not on cancellation: a write in flight is shielded and may land.
             for name, value in saved.items():
                 setattr(self, name, value)
@@ -527,6 +559,20 @@ class Round:
                     saved_clock[1],
                     saved_clock[2],
                 )
+            if isinstance(exc, store.Fenced):
+                # Another node has taken the game over: this one lets go of it.
+                log.warning("%s: stepping down", exc)
+                self.hub.lost(self)
+                raise ClubError(
+                    "moved", "this game has moved to another server: nothing was stored,"
+                    " send it again", 503
+                ) from exc
+            if isinstance(exc, DBAPIError):
+                log.error("game %s: the database refused or did not answer: %s", self.id, exc)
+                raise ClubError(
+                    "unavailable", "the club's database is not answering: nothing was stored,"
+                    " try again in a moment", 503
+                ) from exc
             raise
         if change is not None:
             self.rating_diffs = {Color.X: change.x_diff, Color.O: change.o_diff}
@@ -1009,6 +1055,11 @@ class Round:
             log.info("game %s: computer move %s dropped: %s", self.id, text, exc.message)
 
 
+def _check_id(game_id: Any) -> None:
+    if key(game_id) is None or len(game_id) > 16:
+        raise ClubError("no-such-game", f"no game {str(game_id)[:20]!r}", 404)
+
+
 def _with_rating(seat: Seat, rating: Rating) -> Seat:
     return Seat(seat.user_id, seat.name, seat.guest, seat.ai, rating)
 
@@ -1027,8 +1078,11 @@ class Rounds:
         self.notify: Notify = lambda user_id, message: None
         #: Called when the set of live games changes (for the lobby's counts).
         self.on_change: Callable[[], None] = lambda: None
+        #: Several nodes: the club's cluster, which owns games by lease and forwards
+        #: actions on games owned elsewhere (``None``: a club of one process).
+        self.cluster: Cluster | None = None
         #: New games each player may still start (a budget per ten minutes).
-        self._creations = TokenBuckets(
+        self.creations = TokenBuckets(
             settings.games_per_player_per_10min, settings.games_per_player_per_10min / 600
         )
 
@@ -1059,7 +1113,7 @@ class Rounds:
                 " player may have: finish, resign or abort one first",
                 409,
             )
-        wait = self._creations.take(user_id)
+        wait = await self.creations.spend(user_id)
         if wait > 0:
             raise rate_limited("new games", wait)
 
@@ -1093,6 +1147,11 @@ class Rounds:
         rnd = Round(self, game_id, options, start_fen, seats, now)
         rnd.rematch_of = rematch_of
         x, o = seats[Color.X], seats[Color.O]
+        owned: dict[str, Any] = {}
+        if self.cluster is not None:
+            # The node that creates a game owns it first, in epoch 1.
+            rnd.owner_epoch = await self.cluster.own_new(game_id)
+            owned["owner_epoch"] = rnd.owner_epoch
         await store.insert_game(
             self.db,
             {
@@ -1112,6 +1171,7 @@ class Rounds:
                 "o_rating": o.rating.rating if o.rating and options.rated else None,
                 "rematch_of": rematch_of,
                 "created_at": now,
+                **owned,
                 **rnd._fields(),
             },
         )
@@ -1121,10 +1181,59 @@ class Rounds:
         self.on_change()
         return rnd
 
+    async def act(self, game_id: Any, user_id: int, action: str, *args: Any) -> int:
+        """The player ``user_id``'s ``action`` on ``game_id`` (see :meth:`Round.act_as`),
+        wherever the game is owned; returns the game's new version once stored."""
+        if self.cluster is not None:
+            return await self.cluster.act(game_id, user_id, action, *args)
+        rnd = await self.get(game_id)
+        return await rnd.act_as(user_id, action, *args)
+
+    async def follow(self, game_id: Any, sub: Subscriber) -> Followed:
+        """Subscribe ``sub`` to ``game_id``'s events, wherever the game is owned; the
+        state message is queued to ``sub`` first. Returns the round (or its stand-in)."""
+        if self.cluster is not None:
+            return await self.cluster.follow(game_id, sub)
+        rnd = await self.get(game_id)
+        sub.send_text(rnd.subscribe(sub))
+        return rnd
+
+    async def read(self, game_id: Any) -> Round:
+        """``game_id`` for reading only: the live round if this node owns it, else (on a
+        node of several) the game as stored, which is what every node has acknowledged."""
+        if self.cluster is None:
+            return await self.get(game_id)
+        _check_id(game_id)
+        rnd = self.rounds.get(game_id)
+        if rnd is not None:
+            return rnd
+        loaded = await store.load_game(self.db, game_id)
+        if loaded is None:
+            raise ClubError("no-such-game", f"no game {game_id!r}", 404)
+        game, moves = loaded
+        ids = [uid for uid in (game.x_user_id, game.o_user_id) if uid is not None]
+        users = await store.users_by_id(self.db, ids)
+        ratings = await store.ratings_of(self.db, ids, game.game)
+        return self._rebuild(game, moves, users, ratings)
+
+    def lost(self, rnd: Round) -> None:
+        """Another node has taken ``rnd`` over (its write was fenced): let it go."""
+        if self.rounds.get(rnd.id) is rnd:
+            del self.rounds[rnd.id]
+            self._finished.pop(rnd.id, None)
+        rnd.close()
+        if self.cluster is not None:
+            self.cluster.lost(rnd)
+        self.on_change()
+
     async def get(self, game_id: Any) -> Round:
-        """The round of ``game_id`` (loaded from the store if needed) or ``no-such-game``."""
-        if key(game_id) is None or len(game_id) > 16:
-            raise ClubError("no-such-game", f"no game {str(game_id)[:20]!r}", 404)
+        """The round of ``game_id`` (loaded from the store if needed) or ``no-such-game``.
+
+        On a node of several, only a game this node owns or can take over (see
+        :class:`gameclub.server.cluster.Cluster`); use :meth:`act`, :meth:`follow`
+        and :meth:`read` for any game.
+        """
+        _check_id(game_id)
         rnd = self.rounds.get(game_id)
         if rnd is not None:
             return rnd
@@ -1146,6 +1255,12 @@ class Rounds:
         return found
 
     async def _load(self, game_id: str) -> Round | None:
+        epoch: int | None = None
+        if self.cluster is not None:
+            # Taken over: this node's epoch fences out every earlier owner's writes.
+            epoch = await self.cluster.take_over(game_id)
+            if epoch is None:
+                return None
         loaded = await store.load_game(self.db, game_id)
         if loaded is None:
             return None
@@ -1154,6 +1269,7 @@ class Rounds:
         users = await store.users_by_id(self.db, ids)
         ratings = await store.ratings_of(self.db, ids, game.game)
         rnd = self._rebuild(game, moves, users, ratings)
+        rnd.owner_epoch = epoch
         if rnd.live:
             await self._resume(rnd)
         else:
@@ -1266,6 +1382,8 @@ class Rounds:
         while True:
             ids = await store.unstarted_game_ids(self.db, cutoff, limit=500)
             ids = [game_id for game_id in ids if game_id not in self.rounds]
+            if self.cluster is not None:
+                ids = await self.cluster.unowned(ids)
             if not ids:
                 return aborted
             done = await store.abort_games(self.db, ids, now_ms())
@@ -1293,6 +1411,8 @@ class Rounds:
             rnd.close()
             del self.rounds[game_id]
             self._finished.pop(game_id, None)
+            if self.cluster is not None:
+                self.cluster.lost(rnd)
 
     def live_rounds(self) -> list[Round]:
         return [rnd for rnd in self.rounds.values() if rnd.live]

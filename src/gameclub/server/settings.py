@@ -3,7 +3,8 @@
 Every knob the server reads lives in :class:`Settings`; ``Settings.from_env()``
 reads the few that come from the environment (``GAMECLUB_DATABASE_URL``,
 ``GAMECLUB_HOST``, ``GAMECLUB_PORT``, ``GAMECLUB_SECURE_COOKIES``,
-``GAMECLUB_TRUSTED_PROXIES``).
+``GAMECLUB_TRUSTED_PROXIES``, and for a club of several nodes ``GAMECLUB_REDIS_URL``,
+``GAMECLUB_NODE_ID``, ``GAMECLUB_LEASE_SECONDS``).
 """
 
 from __future__ import annotations
@@ -101,6 +102,16 @@ class Settings:
     sweep_interval_s: float = 600.0
     #: Directory of the static front end; ``None`` = the ``gameclub/web`` package folder.
     web_dir: Path | None = None
+    # -- several nodes (docs/server.md, "Several nodes") --
+    #: Redis between the nodes of one club; ``None``: a club of one process, no Redis.
+    redis_url: str | None = None
+    #: This node's name among the club's nodes (``None``: made up at start, unique).
+    node_id: str | None = None
+    #: How long a node's hold on a live game lasts unless renewed (renewed every third
+    #: of it): after a node dies, its games are taken over within about this long.
+    lease_s: float = 5.0
+    #: How long a node waits for the owner of a game to answer a forwarded action.
+    forward_timeout_s: float = 3.0
     #: Tune the process's garbage collector for serving (``serve()`` sets it; see
     #: :func:`gameclub.server.app.tune_gc`). Off for apps built in another process (tests).
     tune_gc: bool = False
@@ -122,6 +133,10 @@ class Settings:
             proxies = env["GAMECLUB_TRUSTED_PROXIES"].split(",")
             trusted = tuple(proxy.strip() for proxy in proxies if proxy.strip())
             settings = replace(settings, trusted_proxies=trusted)
+        if env.get("GAMECLUB_REDIS_URL"):
+            settings = replace(settings, redis_url=env["GAMECLUB_REDIS_URL"])
+        if env.get("GAMECLUB_NODE_ID"):
+            settings = replace(settings, node_id=env["GAMECLUB_NODE_ID"])
         settings = replace(settings, **_numbers_from_env(env))  # type: ignore[arg-type]
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(settings, **given)  # type: ignore[arg-type]
@@ -144,7 +159,13 @@ ENV_NUMBERS = (
     "ai_queue_limit",
     "max_body_bytes",
     "ai_workers",
+    "lease_s",
+    "forward_timeout_s",
 )
+
+
+#: Environment names that are not simply ``GAMECLUB_`` and the setting's name.
+_ENV_NAMES = {"lease_s": "LEASE_SECONDS", "forward_timeout_s": "FORWARD_TIMEOUT_SECONDS"}
 
 
 def _numbers_from_env(env: Mapping[str, str]) -> dict[str, int | float]:
@@ -152,7 +173,7 @@ def _numbers_from_env(env: Mapping[str, str]) -> dict[str, int | float]:
     defaults = Settings()
     found: dict[str, int | float] = {}
     for name in ENV_NUMBERS:
-        variable = "GAMECLUB_" + name.upper()
+        variable = "GAMECLUB_" + _ENV_NAMES.get(name, name.upper())
         text = env.get(variable, "").strip()
         if not text:
             continue

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gameclub.games import GameError
@@ -28,7 +29,7 @@ from gameclub.server.errors import ClubError
 
 if TYPE_CHECKING:
     from gameclub.server.club import Club
-    from gameclub.server.round import Round
+    from gameclub.server.round import Followed
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,8 @@ class Connection:
         self.tokens = float(settings.ws_burst)
         self.refilled = time.monotonic()
         self.overdraft = 0
-        self.games: dict[str, Round] = {}
+        #: The games followed: rounds, or stand-ins for rounds owned by other nodes.
+        self.games: dict[str, Followed] = {}
         self.in_lobby = False
         self.session = identity.token_hash
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -326,27 +328,32 @@ async def handle_text(conn: Connection, text: str) -> None:
         if isinstance(data.get("game"), str):
             reply["game"] = data["game"][:16]
         conn.send(reply)
+    except DBAPIError:
+        # The database went away under a read (a write says so itself): the socket stays.
+        log.exception("a %s message failed on the database", kind[:20])
+        conn.send(
+            {
+                "t": "error",
+                "id": msg_id,
+                "code": "unavailable",
+                "message": "the club's database is not answering: try again in a moment",
+            }
+        )
 
 
 def _ack(conn: Connection, data: dict[str, Any], version: int) -> None:
     conn.send({"t": "ack", "id": data.get("id"), "game": data.get("game"), "v": version})
 
 
-async def _round(conn: Connection, data: dict[str, Any]) -> Round:
-    return await conn.club.rounds.get(data.get("game"))
-
-
-async def _player_round(conn: Connection, data: dict[str, Any]) -> tuple[Round, Any]:
-    rnd = await _round(conn, data)
-    return rnd, rnd.player_color(conn.user_id)
-
-
 async def on_sub(conn: Connection, data: dict[str, Any]) -> None:
-    rnd = await _round(conn, data)
-    if rnd.id not in conn.games and len(conn.games) >= 16:
+    game_id = data.get("game")
+    if not (isinstance(game_id, str) and game_id in conn.games) and len(conn.games) >= 16:
+        # Only a game that exists counts: the round's own refusal comes first.
+        await conn.club.rounds.read(game_id)
         raise ClubError("not-allowed", "a connection may follow at most 16 games")
+    # Wherever the game is owned (several nodes): its state is queued to us first.
+    rnd = await conn.club.rounds.follow(game_id, conn)
     conn.games[rnd.id] = rnd
-    conn.send_text(rnd.subscribe(conn))
 
 
 async def on_unsub(conn: Connection, data: dict[str, Any]) -> None:
@@ -366,8 +373,11 @@ async def on_unlobby(conn: Connection, data: dict[str, Any]) -> None:
 
 
 async def on_move(conn: Connection, data: dict[str, Any]) -> None:
-    rnd, color = await _player_round(conn, data)
-    _ack(conn, data, await rnd.play(color, data.get("move"), data.get("ply")))
+    # Acknowledged once stored, by whichever node owns the game (see Rounds.act).
+    version = await conn.club.rounds.act(
+        data.get("game"), conn.user_id, "play", data.get("move"), data.get("ply")
+    )
+    _ack(conn, data, version)
 
 
 def _player_action(method: str) -> Handler:
@@ -376,8 +386,7 @@ def _player_action(method: str) -> Handler:
     game's new version (a spectator or a stranger gets the round's error)."""
 
     async def handler(conn: Connection, data: dict[str, Any]) -> None:
-        rnd, color = await _player_round(conn, data)
-        _ack(conn, data, await getattr(rnd, method)(color))
+        _ack(conn, data, await conn.club.rounds.act(data.get("game"), conn.user_id, method))
 
     handler.__name__ = f"on_{method}"
     return handler

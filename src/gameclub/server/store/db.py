@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, Dialect, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
@@ -148,6 +148,10 @@ class Checkpointer:
         self._thread.join(timeout=5)
 
 
+#: The PostgreSQL advisory lock taken while migrating (any constant of the club's own).
+MIGRATE_LOCK = 0x6761_6D65_636C_7562  # "gameclub"
+
+
 def _upgrade(connection: Connection) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -200,9 +204,19 @@ class Database:
         """Create or upgrade the schema to the newest Alembic revision (then, on SQLite,
         start checkpointing the write-ahead log)."""
         async with self.engine.begin() as conn:
+            if not self.is_sqlite:
+                # Several nodes starting at once: one migrates, the others wait for its
+                # commit (the lock is the transaction's) and then find nothing to do.
+                lock = text("SELECT pg_advisory_xact_lock(:key)")
+                await conn.execute(lock, {"key": MIGRATE_LOCK})
             await conn.run_sync(_upgrade)
         if self._sqlite_file is not None and self._checkpointer is None:
             self._checkpointer = Checkpointer(self._connect_checkpointer, CHECKPOINT_EVERY_S)
+
+    async def ping(self) -> None:
+        """Raise unless the database answers a trivial query."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:

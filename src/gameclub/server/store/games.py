@@ -44,6 +44,31 @@ def _insert_games(rows: list[dict[str, Any]]) -> Statements:
     return [(_INSERT_GAME, same) for same in by_keys.values()]
 
 
+class Fenced(Exception):
+    """A write refused because another node has taken the game over (its owner epoch
+    is no longer the writer's): nothing of it was stored."""
+
+
+async def take_ownership(db: Database, game_id: str) -> int | None:
+    """Increment ``game_id``'s owner epoch; the new epoch, or ``None`` if there is no such game.
+
+    The caller holds the game's lease: from now on only writes fenced with this
+    epoch are stored, and those of any earlier owner are refused.
+    """
+
+    async def work(session: AsyncSession) -> int | None:
+        result = await session.execute(
+            update(_GAMES_TABLE)
+            .where(_GAMES_TABLE.c.id == game_id)
+            .values(owner_epoch=_GAMES_TABLE.c.owner_epoch + 1)
+            .returning(_GAMES_TABLE.c.owner_epoch)
+        )
+        epoch = result.scalar_one_or_none()
+        return None if epoch is None else int(epoch)
+
+    return await db.commit_soon(work)
+
+
 async def save_progress(
     db: Database,
     game_id: str,
@@ -53,20 +78,34 @@ async def save_progress(
     rate: tuple[int, int, float, str] | None = None,
     now: int = 0,
     delete_from: int | None = None,
+    fence: int | None = None,
 ) -> RatingChange | None:
     """Store new moves and the game's new state; rate the game if ``rate`` is given.
 
     ``rate`` is ``(x_user_id, o_user_id, x_score, game)``: both players' ratings
     in that game are read, updated and written inside this transaction. ``delete_from`` deletes
-    the moves from that ply on first (a takeback).
+    the moves from that ply on first (a takeback). ``fence`` (several nodes): the
+    writer's owner epoch; if the game's is another, nothing is stored and
+    :class:`Fenced` is raised.
     """
 
-    if delete_from is None and rate is None:
+    if delete_from is None and rate is None and fence is None:
         # The common case, one move played: merged with other games' saves.
         await db.commit_soon(Mergeable("save-progress", (game_id, fields, moves), _save_many))
         return None
 
     async def work(session: AsyncSession) -> RatingChange | None:
+        if fence is not None:
+            # First, and in the same transaction: the row stays locked (PostgreSQL)
+            # until the commit, so a takeover's increment comes before or after
+            # this whole write, never in the middle of it.
+            held = await session.execute(
+                update(_GAMES_TABLE)
+                .where(_GAMES_TABLE.c.id == game_id, _GAMES_TABLE.c.owner_epoch == fence)
+                .values(owner_epoch=fence)
+            )
+            if held.rowcount != 1:  # type: ignore[attr-defined]
+                raise Fenced(f"game {game_id}: owner epoch {fence} is not the game's any more")
         if delete_from is not None:
             await session.execute(
                 delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= delete_from)
@@ -203,12 +242,17 @@ async def unstarted_game_ids(db: Database, created_before: int, *, limit: int) -
 
 
 async def abort_games(db: Database, ids: Sequence[str], now: int) -> int:
-    """Abort the games of ``ids`` that are still in progress; returns how many were."""
+    """Abort the games of ``ids`` that are still in progress; returns how many were.
+
+    Their owner epoch moves on: a node of several that took one over meanwhile
+    can store nothing more of it (see :func:`save_progress`'s ``fence``).
+    """
     async with db.write() as session:
         result = await session.execute(
             update(Game)
             .where(Game.id.in_(list(ids)), Game.status == STARTED)
             .values(
+                owner_epoch=Game.owner_epoch + 1,
                 status=ABORTED,
                 reason="aborted",
                 ended_at=now,

@@ -76,6 +76,9 @@ class Game(Base):
     score_o: Mapped[int | None] = mapped_column(Integer, nullable=True)
     plies: Mapped[int] = mapped_column(Integer, default=0)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    #: The fencing token of the node that owns the game in a cluster (docs/server.md,
+    #: "Several nodes"): incremented by each takeover, checked by each write.
+    owner_epoch: Mapped[int] = mapped_column(BigInteger, server_default="0")
     #: Time left to each side when the running clock last started (``turn_started_at``).
     x_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     o_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
