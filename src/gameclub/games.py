@@ -231,6 +231,11 @@ class Game(ABC):
     ) -> str:
         """The computer's move at ``level`` (synchronous and CPU-bound: run it in a worker)."""
 
+    def prepare_engine(self) -> None:
+        """(In a worker, at start.) Load or build now what the computer's first timed
+        move would otherwise spend its time on; nothing by default."""
+        return None
+
     @abstractmethod
     def replay(
         self, rules: str, blocks: str | None, start: str, moves: Sequence[str]
@@ -976,6 +981,12 @@ class AwelePosition(Position):
         return {"stores": {"x": south, "o": north}}
 
 
+#: ``master`` in the club scores positions of this many seeds or fewer exactly. Less
+#: than the engine's own default (14), whose table takes half a minute to build on
+#: first use: this one takes seconds, and a player's first move never waits long.
+CLUB_EXACT_SEEDS = 12
+
+
 class AweleGame(Game):
     id = "awele"
     name = "Awele"
@@ -1056,7 +1067,16 @@ class AweleGame(Game):
         board = awele.Board(start, awele.RULESETS[rules])
         for move in moves:
             board.push_text(move)
-        return choose_move(board, level, seed=seed, movetime=movetime).text
+        return choose_move(board, level, seed=seed, movetime=movetime,
+                           exact_seeds=CLUB_EXACT_SEEDS).text
+
+    def prepare_engine(self) -> None:
+        """Build (once a machine) or read master's exact endgame table of the default
+        rule set, so that the first game's first move does not wait for it; the other
+        rule sets' tables take a few seconds on their first move."""
+        from gameclub.awele.engine.exact import exact_table
+
+        exact_table(awele.RULESETS[self.default_rules].kernel_flags(), CLUB_EXACT_SEEDS)
 
     def replay(
         self, rules: str, blocks: str | None, start: str, moves: Sequence[str]

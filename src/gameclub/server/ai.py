@@ -53,6 +53,7 @@ def warm_up() -> bool:
     for kind in GAMES.values():
         start = kind.start_text(Setup(kind.default_rules))
         choose_in_worker(kind.id, kind.default_rules, None, start, [], kind.levels[0], 0, None)
+        kind.prepare_engine()
     return True
 
 

@@ -145,7 +145,10 @@ class Engine:
 
 
 def choose_move(board: Board, level: str, *, seed: int | None = None,
-                movetime: float | None = None) -> Move:
-    """One move for ``board`` at ``level`` (synchronous; run it off any event loop)."""
+                movetime: float | None = None, exact_seeds: int | None = None) -> Move:
+    """One move for ``board`` at ``level`` (synchronous; run it off any event loop).
+
+    ``exact_seeds`` is :class:`Engine`'s: how few seeds ``master`` scores exactly.
+    """
     limits = SearchLimits(movetime=movetime) if movetime is not None else None
-    return Engine(level, seed=seed).search(board, limits).move
+    return Engine(level, seed=seed, exact_seeds=exact_seeds).search(board, limits).move

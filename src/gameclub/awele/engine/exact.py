@@ -40,9 +40,21 @@ def _path(flags: int, seeds: int) -> Path:
     return cache_dir() / f"awele-margins-v{FORMAT}-flags{flags}-{seeds}.npz"
 
 
+#: Tables already in this process, so that an engine made per move (as the club's
+#: workers make them) reads its file once, not once a move.
+_LOADED: dict[tuple[Path, int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
 def exact_table(flags: int, seeds: int = EXACT_SEEDS) -> tuple[np.ndarray, np.ndarray]:
     """``(offsets, values)`` of :func:`margin_table` for the rule set whose kernel flags
-    are ``flags``, from disk when there."""
+    are ``flags``: from this process's memory, else from disk, else solved and saved."""
+    key = (cache_dir(), flags, seeds)
+    if key not in _LOADED:
+        _LOADED[key] = _read_or_solve(flags, seeds)
+    return _LOADED[key]
+
+
+def _read_or_solve(flags: int, seeds: int) -> tuple[np.ndarray, np.ndarray]:
     path = _path(flags, seeds)
     try:
         with np.load(path) as saved:
