@@ -5,7 +5,8 @@ seeds already captured, a row is judged pit by pit, with the weights of Aalina's
 published evaluation scaled to our unit: a pit of more than 12 seeds (a *kroo*,
 which laps the board and captures on the way back) is an asset; an empty pit or
 a pit of 1-2 seeds is a liability, because the opponent's sowing turns it into
-a capturable 2 or 3.
+a capturable 2 or 3. The weight of a pit of 1-2 seeds is half the published one
+(-72, not -144): 70% over 200 fixed-node games (docs/awele-engine.md).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from gameclub.awele.kernel import NORTH_STORE, SIDE, SOUTH_STORE
 SEED = 100
 KROO = 112
 EMPTY = -216
-WEAK = -144
+WEAK = -72
 
 
 #: The weights as the search takes them (``weights`` below), in this order.
