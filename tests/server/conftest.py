@@ -8,10 +8,12 @@ reached, the PostgreSQL pass is skipped with a message saying so.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import multiprocessing
 import os
 import secrets
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -384,3 +386,24 @@ def make_club(ai_executor: ProcessPoolExecutor) -> Iterator[Callable[[Settings],
 @pytest.fixture
 def club(make_club: Callable[[Settings], Club], settings: Settings) -> Club:
     return make_club(settings)
+
+
+def run_in_own_loop(coroutine: Any) -> None:
+    """Run ``coroutine`` on a fresh event loop in its own thread.
+
+    The browser tests' sync Playwright leaves an event loop running in the main
+    thread, where ``asyncio.run`` refuses to start.
+    """
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # re-raised in the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]

@@ -36,7 +36,7 @@ from websockets.sync.client import connect
 from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
 
-from .conftest import PG_ADMIN_URL, apply_delta, first_move
+from .conftest import PG_ADMIN_URL, apply_delta, first_move, run_in_own_loop
 
 pytestmark = pytest.mark.postgres
 
@@ -627,7 +627,7 @@ def test_a_write_with_a_stale_owner_epoch_is_refused(pg_url):
             await db.close()
         assert stored_moves(pg_url, game_id) == ["a7b6"]
 
-    asyncio.run(main())
+    run_in_own_loop(main())
 
 
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):

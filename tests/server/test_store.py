@@ -7,7 +7,6 @@ cannot be stored fails alone, the others land, and the writer goes on.
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 import pytest
@@ -16,26 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
 
-
-def run(coroutine: Any) -> None:
-    """Run ``coroutine`` on a fresh event loop in its own thread.
-
-    The browser tests' sync Playwright leaves an event loop running in the main
-    thread, where ``asyncio.run`` refuses to start.
-    """
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(coroutine)
-        except BaseException as exc:  # re-raised in the test's thread
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
+from .conftest import run_in_own_loop as run
 
 
 def game_fields(game_id: str) -> dict[str, Any]:
