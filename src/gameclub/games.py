@@ -198,6 +198,18 @@ class Game(ABC):
     def default_rules(self) -> str:
         return self.rule_names[0]
 
+    def rules_name(self, body: Mapping[str, Any]) -> str:
+        """The rule set a settings ``body`` names (the default when it names none)."""
+        rules_name = body.get("rules")
+        if rules_name is None:
+            return self.default_rules
+        if not isinstance(rules_name, str) or rules_name not in self.rule_names:
+            raise _bad_field(
+                f"rules must be one of {', '.join(self.rule_names)} for {self.name},"
+                f" not {rules_name!r}"
+            )
+        return rules_name
+
     @abstractmethod
     def parse_setup(self, body: Mapping[str, Any]) -> Setup:
         """The rule set and start of a game-creating request (``bad-field``, ``invalid-...``)."""
@@ -699,13 +711,7 @@ class AtaxxGame(Game):
 
     def parse_setup(self, body: Mapping[str, Any]) -> Setup:
         self.refuse_foreign_fields(body)
-        rules_name = body.get("rules")
-        if rules_name is None:
-            rules_name = self.default_rules
-        if not isinstance(rules_name, str) or rules_name not in ataxx.RULESETS:
-            raise _bad_field(
-                f"rules must be one of {', '.join(ataxx.RULESETS)}, not {rules_name!r}"
-            )
+        rules_name = self.rules_name(body)
         rules = ataxx.RULESETS[rules_name]
         blocks = parse_blocks(body.get("blocks"), rules)
         base = rules.with_blocks(blocks) if blocks else rules
@@ -1001,13 +1007,7 @@ class AweleGame(Game):
 
     def parse_setup(self, body: Mapping[str, Any]) -> Setup:
         self.refuse_foreign_fields(body)
-        rules_name = body.get("rules")
-        if rules_name is None:
-            rules_name = self.default_rules
-        if not isinstance(rules_name, str) or rules_name not in awele.RULESETS:
-            raise _bad_field(
-                f"rules must be one of {', '.join(awele.RULESETS)} for Awele, not {rules_name!r}"
-            )
+        rules_name = self.rules_name(body)
         rules = awele.RULESETS[rules_name]
         start, position = body.get("start"), body.get("position")
         if start is None:
