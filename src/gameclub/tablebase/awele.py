@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import comb
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit, prange
@@ -48,6 +49,9 @@ from gameclub.tablebase import retro
 from gameclub.tablebase.atomic import compare_and_swap, fetch_add
 from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
 from gameclub.tablebase.values import MAX_MARGIN, NO_EXIT
+
+if TYPE_CHECKING:
+    from gameclub.tablebase.distributed import DaskLayers
 
 PITS = 12
 #: the rule sets whose endless games share the seeds left, which the tables assume.
@@ -290,6 +294,43 @@ def next_composition(pits):
     pits[k] -= 1
 
 
+@njit(cache=True, inline="always")
+def _exits_block(seeds, binom, flags, odd_seed, lower, start, stop, cells, at):
+    """Write the cells of positions ``start .. stop - 1`` of layer ``seeds`` into
+    ``cells[at:]``, walking them in index order."""
+    state = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
+    child = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
+    turned = np.zeros(PITS, dtype=np.int64)
+    pits = np.zeros(PITS, dtype=np.int64)
+    decode(start, seeds, binom, pits)
+    for i in range(start, stop):
+        if i > start:
+            next_composition(pits)
+        for j in range(PITS):
+            state[j] = pits[j]
+        over = _end_value(state, flags, odd_seed)
+        if over != NO_EXIT:
+            cells[at + i - start] = _GAME_OVER | (over & 0xFF)
+            continue
+        mask = kernel.legal_mask(state, flags)
+        best = np.int64(NO_EXIT)
+        count = 0
+        for pit in range(6):
+            if not mask >> pit & 1:
+                continue
+            captured = kernel.play(state, pit, child, flags)
+            if captured == 0:
+                count += 1
+                continue
+            for j in range(6):
+                turned[j] = child[6 + j]
+                turned[6 + j] = child[j]
+            value = captured - np.int64(lower[seeds - captured][encode(turned, binom)])
+            if value > best:
+                best = value
+        cells[at + i - start] = count * _ONE_MOVE | (best & 0xFF)
+
+
 @njit(cache=True, parallel=True)
 def exits_pass(seeds, binom, flags, odd_seed, lower):
     """The cells of layer ``seeds``: best exit (``NO_EXIT`` if none), game over, in-layer
@@ -298,39 +339,20 @@ def exits_pass(seeds, binom, flags, odd_seed, lower):
     cells = np.empty(size, dtype=np.uint16)
     blocks = (size + _BLOCK - 1) // _BLOCK
     for b in prange(blocks):
-        state = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
-        child = np.zeros(kernel.STATE_SIZE, dtype=np.uint8)
-        turned = np.zeros(PITS, dtype=np.int64)
-        pits = np.zeros(PITS, dtype=np.int64)
         start = b * _BLOCK
-        stop = min(size, start + _BLOCK)
-        decode(start, seeds, binom, pits)
-        for i in range(start, stop):
-            if i > start:
-                next_composition(pits)
-            for j in range(PITS):
-                state[j] = pits[j]
-            over = _end_value(state, flags, odd_seed)
-            if over != NO_EXIT:
-                cells[i] = _GAME_OVER | (over & 0xFF)
-                continue
-            mask = kernel.legal_mask(state, flags)
-            best = np.int64(NO_EXIT)
-            count = 0
-            for pit in range(6):
-                if not mask >> pit & 1:
-                    continue
-                captured = kernel.play(state, pit, child, flags)
-                if captured == 0:
-                    count += 1
-                    continue
-                for j in range(6):
-                    turned[j] = child[6 + j]
-                    turned[6 + j] = child[j]
-                value = captured - np.int64(lower[seeds - captured][encode(turned, binom)])
-                if value > best:
-                    best = value
-            cells[i] = count * _ONE_MOVE | (best & 0xFF)
+        _exits_block(seeds, binom, flags, odd_seed, lower, start, min(size, start + _BLOCK),
+                     cells, start)
+    return cells
+
+
+@njit(cache=True, nogil=True)
+def exits_range(seeds, binom, flags, odd_seed, lower, start, stop):
+    """The cells of positions ``start .. stop - 1`` of layer ``seeds``, as
+    :func:`exits_pass` computes them, on the calling thread (without the GIL): one
+    chunk of a layer, the task of a distributed build
+    (:mod:`gameclub.tablebase.distributed`)."""
+    cells = np.empty(stop - start, dtype=np.uint16)
+    _exits_block(seeds, binom, flags, odd_seed, lower, start, stop, cells, 0)
     return cells
 
 
@@ -625,9 +647,24 @@ class AweleTables:
             return values
         cells = exits_pass(np.int64(layer), self.binom, self.flags, self.odd_seed,
                            self.lower_list(layer, lower))
+        return self.propagate(layer, cells)
+
+    def solve_layer_on(self, cluster: DaskLayers, path: Path, layer: int,
+                       lower: Callable[[int], np.ndarray],
+                       method: str) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`solve_layer` with the exits computed by ``cluster``'s workers, one task
+        per chunk of the layer, from the finished lower layers in ``path``; the
+        propagation runs here (it needs no lower layer). The same values and
+        distances."""
+        if method != "propagate":
+            raise ValueError("a distributed build resolves the layers by propagate")
+        return self.propagate(layer, cluster.awele_cells(self, path, layer))
+
+    def propagate(self, layer: int, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Values and distances of ``layer`` from its cells (:func:`exits_pass`); the
+        cells are overwritten."""
         values, distance, longest = propagate_pass(np.int64(layer), self.binom, self.flags,
                                                    cells)
-        del cells
         if longest > MAX_DISTANCE:
             raise RuntimeError(f"layer {layer}: a distance of {longest} plies does not fit "
                                "the distance byte")

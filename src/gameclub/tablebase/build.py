@@ -5,7 +5,9 @@ A game plugs in by offering a :class:`LayeredGame`: its table name and rules
 gets the finished lower layers and returns the values of one layer (most games
 compute the moves that leave the layer and hand the rest to
 :mod:`gameclub.tablebase.retro`). Everything else is shared: the files, the
-checksums, the progress bar and ``resume``.
+checksums, the progress bar and ``resume``. A game that also offers
+``solve_layer_on(cluster, path, layer, lower, method)`` can have each layer's work
+run on a Dask cluster (:mod:`gameclub.tablebase.distributed`), with the same files.
 
 A killed build resumes from its last finished layer: the layers in the manifest
 are verified and kept, the next one is built again from scratch. The build is
@@ -20,12 +22,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 import numpy as np
 
 from gameclub.tablebase.rle import DEFAULT_BLOCK, to_bytes
 from gameclub.tablebase.storage import BUILD_LOG, MANIFEST, TableDir, TableError, write_atomic
+
+if TYPE_CHECKING:
+    from gameclub.tablebase.distributed import DaskLayers
 
 #: the two ways of resolving a layer's cycles (see :mod:`gameclub.tablebase.retro`).
 METHODS = ("propagate", "iterate")
@@ -114,16 +119,26 @@ def progress_bar(stream: TextIO = sys.stderr) -> Callable[[Progress], None]:
 
 def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | None = None,
           block: int = DEFAULT_BLOCK,
-          progress: Callable[[Progress], None] | None = None) -> TableDir:
+          progress: Callable[[Progress], None] | None = None,
+          cluster: DaskLayers | None = None) -> TableDir:
     """Build ``game``'s table in ``root / game.name``; return it opened.
 
     Without ``resume`` the directory must not hold a table yet; with it, a table of
     the same ``params`` is continued (or started when there is none). ``method``
-    defaults to the game's ``default_method``, else ``propagate``.
+    defaults to the game's ``default_method``, else ``propagate``. With ``cluster``, each
+    layer's chunk tasks run on that Dask cluster (the game must offer
+    ``solve_layer_on``); the files are the same.
     """
     method = method or getattr(game, "default_method", "propagate")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if cluster is not None:
+        if not hasattr(game, "solve_layer_on"):
+            raise ValueError(f"{game.game} tables are built in one process only "
+                             "(no distributed build for them)")
+        if method != "propagate":
+            raise ValueError(f"a distributed build resolves the layers by propagate, "
+                             f"not {method}")
     path = root / game.name
     params = game.params
     if (path / MANIFEST).exists():
@@ -162,7 +177,11 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
             continue
         layer_started = time.perf_counter()
         cpu_started = time.process_time()
-        solved = game.solve_layer(layer, lower, method)
+        if cluster is None:
+            solved = game.solve_layer(layer, lower, method)
+        else:
+            solved = game.solve_layer_on(cluster, path, layer, lower,  # type: ignore[attr-defined]
+                                         method)
         values, distance = solved if isinstance(solved, tuple) else (solved, None)
         if values.shape != (sizes[layer],) or values.dtype != np.int8:
             raise RuntimeError(f"layer {layer}: the game returned {values.shape} "
@@ -180,6 +199,9 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
                                      "cpu_seconds": round(time.process_time() - cpu_started, 3),
                                      "peak_rss_mb": _peak_rss_mb(),
                                      "positions": sizes[layer]}
+        if cluster is not None and layer in cluster.stats:
+            # The workers' CPU time is not this process's: keep it beside.
+            log["layers"][str(layer)]["cluster"] = cluster.stats[layer]
         write_atomic(log_path, (json.dumps(log, indent=1, sort_keys=True) + "\n").encode())
         if progress is not None:
             progress(Progress(layer, count, len(order), done_positions, total,

@@ -38,8 +38,26 @@ def _cmd_build(args: argparse.Namespace) -> int:
         width, height = parse_size(args.size)
         game = AtaxxTables(width, height, args.rules or "ataxx")
     root = _root(args)
-    table = build(game, root, resume=args.resume, method=args.method,
-                  progress=None if args.quiet else progress_bar())
+    if args.scheduler is None and args.workers is None:
+        if args.chunk is not None:
+            raise ValueError("--chunk is for a distributed build (--scheduler or --workers)")
+        table = build(game, root, resume=args.resume, method=args.method,
+                      progress=None if args.quiet else progress_bar())
+    else:
+        from gameclub.tablebase.distributed import DaskLayers
+
+        if args.game != "awele":
+            raise ValueError("only Awele tables have a distributed build; build Ataxx "
+                             "tables without --scheduler or --workers")
+        if args.scheduler is not None and args.workers is not None:
+            raise ValueError("give --scheduler (a running cluster) or --workers (a local "
+                             "one), not both")
+        if args.method == "iterate":
+            raise ValueError("a distributed build resolves the layers by propagate, "
+                             "not iterate")
+        with DaskLayers.connect(args.scheduler, args.workers, args.chunk) as cluster:
+            table = build(game, root, resume=args.resume, method=args.method,
+                          progress=None if args.quiet else progress_bar(), cluster=cluster)
     print(f"{table.path}: {sum(e['positions'] for e in table.layers.values()):,} positions "
           f"in {len(table.layers)} layers")
     return 0
@@ -219,6 +237,15 @@ def add_tablebase_parser(sub: Any) -> None:
     q.add_argument("--method", choices=("propagate", "iterate"),
                    help="how cycles inside a layer are resolved (default: propagate; "
                    "Awele keeps distances to the next capture only with propagate)")
+    q.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Awele: run each layer's exits as tasks on the Dask cluster whose "
+                   "scheduler is at ADDRESS (tcp://host:port); every worker must see DIR "
+                   "at the same path. Needs gameclub[cluster]")
+    q.add_argument("--workers", type=int, metavar="N",
+                   help="Awele: the same on a local Dask cluster of N worker processes")
+    q.add_argument("--chunk", type=int, metavar="POSITIONS",
+                   help="positions a task with --scheduler or --workers (default: a "
+                   "layer's positions over 4 tasks a worker thread, at least 65536)")
     q.add_argument("--quiet", action="store_true", help="no progress bar")
     q.set_defaults(func=_cmd_build)
 
