@@ -61,7 +61,8 @@ class DaskLayers:
         self.client = client
         self.cluster = cluster
         self.chunk = chunk
-        #: per layer: chunks, tasks' seconds in all, cells bytes received (for the log).
+        #: per layer: chunks, tasks' CPU seconds in all, cells bytes received, the largest
+        #: peak resident memory of a worker process (for the build log).
         self.stats: dict[int, dict[str, float]] = {}
 
     @classmethod
@@ -126,8 +127,10 @@ class DaskLayers:
         }
         seconds = 0.0
         received = 0
+        peak = 0
         # Each chunk is copied in as it arrives and then dropped by the workers.
-        for future, (part, spent) in distributed.as_completed(futures, with_results=True):
+        for future, (part, spent, rss) in distributed.as_completed(futures,
+                                                                   with_results=True):
             start, stop = futures.pop(future)
             if part.shape != (stop - start,) or part.dtype != np.uint16:
                 raise RuntimeError(f"layer {layer}: chunk {start}-{stop} came back as "
@@ -135,8 +138,9 @@ class DaskLayers:
             cells[start:stop] = part
             seconds += spent
             received += part.nbytes
+            peak = max(peak, rss)
         self.stats[layer] = {"chunks": len(ranges), "task_seconds": round(seconds, 3),
-                             "received_bytes": received}
+                             "received_bytes": received, "worker_peak_rss_mb": peak}
         return cells
 
 
@@ -169,9 +173,11 @@ def _lower_layers(path: str, params: dict[str, Any], layer: int) -> list[np.ndar
 
 
 def awele_exits_task(path: str, params: dict[str, Any], layer: int, start: int,
-                     stop: int) -> tuple[np.ndarray, float]:
-    """One chunk's cells of Awele layer ``layer`` and the task's CPU seconds: the task a
-    distributed build runs on a worker."""
+                     stop: int) -> tuple[np.ndarray, float, int]:
+    """One chunk's cells of Awele layer ``layer``, the task's CPU seconds and the worker
+    process's peak resident memory in MB: the task a distributed build runs on a
+    worker."""
+    import resource
     import time
 
     from numba.typed import List
@@ -198,4 +204,5 @@ def awele_exits_task(path: str, params: dict[str, Any], layer: int, start: int,
         below.append(np.zeros(0, dtype=np.int8))
     cells = exits_range(np.int64(layer), game.binom, game.flags, game.odd_seed, below,
                         np.int64(start), np.int64(stop))
-    return cells, time.thread_time() - started
+    return (cells, time.thread_time() - started,
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
