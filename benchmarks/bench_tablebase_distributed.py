@@ -10,7 +10,8 @@ local cluster of ``--workers`` processes. Per layer: the single build's CPU seco
 positions a CPU second), the building process's CPU seconds for the rest (the
 propagation, the WDL codes, checksums and files) and its positions a CPU second, the
 bytes the tasks sent back, the building process's peak resident memory and the
-largest of the worker processes' (lower layers mapped and touched included). Then
+largest resident memory of a worker process after a task (the pages of the lower
+layers it touched included). Then
 every file of both tables is compared by SHA-256.
 
 Access (from ``--access-from`` seeds up): for each layer, the in-layer moves a
@@ -157,7 +158,7 @@ def main() -> None:
           f"{single_wall:.1f} s wall, {single_cpu:.1f} CPU s (peak {peak_single} MB); "
           f"cluster build {spread_wall:.1f} s wall, building process {spread_cpu:.1f} CPU s")
     print("| seeds | positions | single CPU s | tasks | exits CPU s | exits M/s | "
-          "rest CPU s | rest M/s | received MB | peak MB | worker peak MB |")
+          "rest CPU s | rest M/s | received MB | peak MB | worker MB |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     tasks_cpu = rest_cpu = 0.0
     for layer in range(args.seeds + 1):
@@ -173,7 +174,7 @@ def main() -> None:
               f"{entry['cluster']['chunks']} | {exits:.2f} | {n / exits / 1e6:.2f} | "
               f"{rest:.2f} | {n / rest / 1e6:.2f} | "
               f"{entry['cluster']['received_bytes'] / 1e6:.1f} | {entry['peak_rss_mb']} | "
-              f"{entry['cluster'].get('worker_peak_rss_mb', '')} |")
+              f"{entry['cluster'].get('worker_rss_mb', '')} |")
     single_layers = sum(v["cpu_seconds"] for v in single_log.values())
     print(f"| all | {sum(v['positions'] for v in log.values()):,} | {single_layers:.1f} | | "
           f"{tasks_cpu:.1f} | | {rest_cpu:.1f} | | | | |")

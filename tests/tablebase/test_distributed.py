@@ -65,6 +65,7 @@ def test_layers_0_to_12_through_two_workers_are_the_single_process_ones(cluster,
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_layers_0_to_16_through_two_workers_are_the_single_process_ones(cluster, tmp_path):
     _built_both_ways(cluster, tmp_path, 16, "awari")
 

@@ -62,7 +62,7 @@ class DaskLayers:
         self.cluster = cluster
         self.chunk = chunk
         #: per layer: chunks, tasks' CPU seconds in all, cells bytes received, the largest
-        #: peak resident memory of a worker process (for the build log).
+        #: resident memory of a worker process after a task (for the build log).
         self.stats: dict[int, dict[str, float]] = {}
 
     @classmethod
@@ -127,7 +127,7 @@ class DaskLayers:
         }
         seconds = 0.0
         received = 0
-        peak = 0
+        resident = 0
         # Each chunk is copied in as it arrives and then dropped by the workers.
         for future, (part, spent, rss) in distributed.as_completed(futures,
                                                                    with_results=True):
@@ -138,9 +138,9 @@ class DaskLayers:
             cells[start:stop] = part
             seconds += spent
             received += part.nbytes
-            peak = max(peak, rss)
+            resident = max(resident, rss)
         self.stats[layer] = {"chunks": len(ranges), "task_seconds": round(seconds, 3),
-                             "received_bytes": received, "worker_peak_rss_mb": peak}
+                             "received_bytes": received, "worker_rss_mb": resident}
         return cells
 
 
@@ -175,11 +175,11 @@ def _lower_layers(path: str, params: dict[str, Any], layer: int) -> list[np.ndar
 def awele_exits_task(path: str, params: dict[str, Any], layer: int, start: int,
                      stop: int) -> tuple[np.ndarray, float, int]:
     """One chunk's cells of Awele layer ``layer``, the task's CPU seconds and the worker
-    process's peak resident memory in MB: the task a distributed build runs on a
-    worker."""
-    import resource
+    process's resident memory in MB when it ends (the pages of the lower layers it has
+    touched included): the task a distributed build runs on a worker."""
     import time
 
+    import psutil  # a dependency of Dask's
     from numba.typed import List
 
     from gameclub.tablebase.awele import AweleTables, exits_range
@@ -204,5 +204,6 @@ def awele_exits_task(path: str, params: dict[str, Any], layer: int, start: int,
         below.append(np.zeros(0, dtype=np.int8))
     cells = exits_range(np.int64(layer), game.binom, game.flags, game.odd_seed, below,
                         np.int64(start), np.int64(stop))
-    return (cells, time.thread_time() - started,
-            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    # The current resident size, not ru_maxrss: a spawned worker inherits its parent's
+    # high-water mark across exec.
+    return cells, time.thread_time() - started, psutil.Process().memory_info().rss >> 20
