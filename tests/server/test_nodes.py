@@ -630,6 +630,73 @@ def test_a_write_with_a_stale_owner_epoch_is_refused(pg_url):
     run_in_own_loop(main())
 
 
+def test_a_batch_mixing_fenced_and_owned_games_writes_only_the_owned_ones(pg_url):
+    """Saves of several games committed together (one group commit) are fenced game
+    by game: those whose epoch is stale store nothing, the others are stored, in one
+    transaction (their rows share PostgreSQL's ``xmin``, the transaction that wrote them)."""
+    start = "x5o/7/7/7/7/7/o5x x 0 1"
+    move = {"ply": 0, "uci": "a7b6", "color": "x", "auto": False, "x_ms": None,
+            "o_ms": None, "played_at": 2}
+
+    ids = [f"b{k}{secrets.token_hex(4)}" for k in range(6)]
+
+    async def main() -> None:
+        db = Database(pg_url)
+        await db.migrate()
+        try:
+            for game_id in ids:
+                await store.insert_game(
+                    db,
+                    {"id": game_id, "game": "ataxx", "rules": "ataxx", "blocks": "",
+                     "start_fen": start, "rated": False, "created_at": 1,
+                     "status": "started", "plies": 0, "version": 1, "owner_epoch": 1},
+                )
+            # Another node took every other game over: this node's epoch 1 is stale there.
+            for game_id in ids[1::2]:
+                assert await store.take_ownership(db, game_id) == 2
+            results = await asyncio.gather(
+                *(store.save_progress(db, game_id, {"plies": 1}, [move], fence=1)
+                  for game_id in ids),
+                return_exceptions=True,
+            )
+            for game_id, result in zip(ids, results, strict=True):
+                if game_id in ids[1::2]:
+                    assert isinstance(result, store.Fenced), (game_id, result)
+                else:
+                    assert result is None, (game_id, result)
+            # The same in a batch that also carries other work (a takeover): the save
+            # after it in the batch is fenced, the one before it is not.
+            late = ids[0]
+            second = {**move, "ply": 1, "uci": "g1f2", "color": "o"}
+            third = {**move, "ply": 2, "uci": "b6c5"}
+            results = await asyncio.gather(
+                store.save_progress(db, late, {"plies": 2}, [second], fence=1),
+                store.take_ownership(db, late),
+                store.save_progress(db, late, {"plies": 3}, [third], fence=1),
+                return_exceptions=True,
+            )
+            assert results[0] is None and results[1] == 2, results
+            assert isinstance(results[2], store.Fenced), results
+        finally:
+            await db.close()
+
+    run_in_own_loop(main())
+    owned, fenced = ids[0::2], ids[1::2]
+    assert stored_moves(pg_url, ids[0]) == ["a7b6", "g1f2"]
+    for game_id in owned[1:]:
+        assert stored_moves(pg_url, game_id) == ["a7b6"]
+    with psycopg.connect(pg_url) as conn:
+        for game_id in fenced:
+            assert stored_moves(pg_url, game_id) == []
+            row = conn.execute("SELECT plies FROM games WHERE id = %s", (game_id,)).fetchone()
+            assert row == (0,)
+        writers = conn.execute(
+            "SELECT DISTINCT xmin::text FROM moves WHERE game_id = ANY(%s) AND ply = 0",
+            (owned,),
+        ).fetchall()
+    assert len(writers) == 1, writers
+
+
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):
     first, second, third = start_nodes(3, env={"GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "3"})
     ann, bob, carol = Player(first), Player(second), Player(third)
