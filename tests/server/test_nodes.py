@@ -697,6 +697,68 @@ def test_a_batch_mixing_fenced_and_owned_games_writes_only_the_owned_ones(pg_url
     assert len(writers) == 1, writers
 
 
+def lobby_seeks(player: Player, node: Node) -> list[str]:
+    return [found["id"] for found in player.get(node, "/api/lobby")["seeks"]]
+
+
+def test_the_seeks_of_a_node_that_dies_go_on_where_their_players_reconnect(start_nodes):
+    first, second = start_nodes(2)
+    ann, bob = Player(first), Player(second)
+    ann.connect(first)
+    seek = ann.post(first, "/api/seeks", {"color": "x"})["seek"]["id"]
+    deadline = time.monotonic() + 10
+    while seek not in lobby_seeks(bob, second):  # the club's lobby lists it
+        assert time.monotonic() < deadline, "the seek is not listed on the other node"
+        time.sleep(0.2)
+
+    first.kill()
+    ann.connect(second)  # her page reconnects (through the proxy) to a node alive
+    # Held by the second node once the first is taken for dead (a few leases),
+    # then accepted there as any seek of its own.
+    deadline = time.monotonic() + 6 * LEASE_S + 10
+    while True:
+        reply = bob.http.post(
+            f"{second.url}/api/seeks/{seek}/accept", headers={"X-CSRF-Token": bob.csrf}
+        )
+        if reply.status_code == 201:
+            break
+        assert reply.status_code == 410, reply.text  # "gone" until it is taken over
+        assert time.monotonic() < deadline, "the seek did not come back"
+        time.sleep(0.5)
+    game = reply.json()["game"]
+    start = ann.expect(lambda m: m["t"] == "start")
+    assert start["game"] == game
+    state = ann.sub(game)
+    assert state["players"]["x"]["id"] == ann.id, state["players"]  # her colour, as sought
+    assert seek not in lobby_seeks(bob, second)
+    assert "handed over" in second.output()
+
+
+def test_a_game_read_on_another_node_says_who_is_online_in_the_club(start_nodes):
+    first, second = start_nodes(2)
+    ann, bob = Player(first), Player(second)
+    game = new_game(ann, bob, first)  # the first node owns it
+    ann.connect(first)
+    ann.sub(game)
+
+    def online_on_second() -> dict[str, bool]:
+        players = ann.get(second, f"/api/games/{game}")["players"]
+        return {color: players[color]["online"] for color in ("x", "o")}
+
+    def wait_for(expected: dict[str, bool]) -> None:
+        deadline = time.monotonic() + 10
+        while (found := online_on_second()) != expected:
+            assert time.monotonic() < deadline, found
+            time.sleep(0.2)
+
+    wait_for({"x": True, "o": False})  # ann's page is open (on the first node), bob's not
+    bob.connect(second)
+    bob.sub(game)
+    wait_for({"x": True, "o": True})
+    ann.close()
+    wait_for({"x": False, "o": True})
+
+
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):
     first, second, third = start_nodes(3, env={"GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "3"})
     ann, bob, carol = Player(first), Player(second), Player(third)

@@ -178,8 +178,11 @@ class Database:
     write-ahead log short (:class:`Checkpointer`).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, async_commit: bool = False) -> None:
         self.url = async_url(url)
+        #: PostgreSQL: the group commits (moves, new games) do not wait for their WAL
+        #: to reach the disk (``synchronous_commit = off``; see docs/server.md).
+        self.async_commit = async_commit
         parsed = make_url(self.url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         #: The SQLite database file (``None``: PostgreSQL, or SQLite in memory).
@@ -301,6 +304,11 @@ class Database:
             base = dialect.loaded_dbapi.Error
             try:
                 conn = self._raw = self.sync_engine.raw_connection()
+                if self.async_commit and not self.is_sqlite:
+                    setting = conn.cursor()
+                    setting.execute("SET synchronous_commit = off")
+                    setting.close()
+                    conn.commit()
             except base as exc:
                 # Raised as every other database error is (the database is away).
                 raise DBAPIError.instance(None, None, exc, base, dialect=dialect) from exc
