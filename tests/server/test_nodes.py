@@ -31,8 +31,10 @@ import httpx2 as httpx
 import psycopg
 import pytest
 import redis
+from sqlalchemy import text
 from websockets.sync.client import connect
 
+from gameclub.server.settings import Settings
 from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
 
@@ -695,6 +697,35 @@ def test_a_batch_mixing_fenced_and_owned_games_writes_only_the_owned_ones(pg_url
             (owned,),
         ).fetchall()
     assert len(writers) == 1, writers
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_async_commit_is_set_on_the_connection_of_the_group_commits(pg_url, asynchronous):
+    seen: list[str] = []
+
+    async def main() -> None:
+        db = Database(pg_url, async_commit=asynchronous)
+        try:
+            def plan(query: Any) -> list[Any]:
+                seen.extend(row[0] for row in query(text("SHOW synchronous_commit"), {}))
+                return []
+
+            await db.write_planned(plan)
+        finally:
+            await db.close()
+
+    run_in_own_loop(main())
+    assert seen == ["off" if asynchronous else "on"]
+
+
+def test_async_commit_setting_is_read_strictly(monkeypatch):
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "yes")
+    assert Settings.from_env().async_commit
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "0")
+    assert not Settings.from_env().async_commit
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "sometimes")
+    with pytest.raises(ValueError, match="GAMECLUB_ASYNC_COMMIT must be one of"):
+        Settings.from_env()
 
 
 def lobby_seeks(player: Player, node: Node) -> list[str]:

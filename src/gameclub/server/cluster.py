@@ -124,6 +124,18 @@ def _without_times(shares: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any
     }
 
 
+def _version(frame: str, game_id: str) -> int | None:
+    """The version ``v`` of a frame of ``game_id`` (``None``: another game's, or none)."""
+    try:
+        message = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(message, dict) or message.get("game") != game_id:
+        return None
+    version = message.get("v")
+    return version if isinstance(version, int) else None
+
+
 class StartError(RuntimeError):
     """A node cannot join its club (Redis unreachable, ...): the message says why."""
 
@@ -538,9 +550,15 @@ class Cluster:
             remote = self.remotes.setdefault(rnd.id, rnd)
             remote.lease = rnd.lease
             remote.subscribers.add(sub)
-            sub.send_text(str(reply["frame"]))
+            state = str(reply["frame"])
+            sub.send_text(state)
+            # Frames of this game that the state already holds (sent before it by the
+            # owner, queued here while it was on its way) would be seen twice.
+            held = _version(state, rnd.id)
             for text in self._early.pop(key, ()):
-                sub.send_text(text)
+                version = _version(text, rnd.id)
+                if held is None or version is None or version > held:
+                    sub.send_text(text)
             self._conns[key] = sub
             return remote
 
