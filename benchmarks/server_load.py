@@ -28,8 +28,14 @@ node k+1. ``--placement proxy`` pins nothing and lets HAProxy balance
 (``--balance leastconn`` or ``roundrobin``). The proxy forwards each player's
 address (X-Forwarded-For), which the nodes trust from the loopback. The
 ``server`` column is then the CPU of all nodes together, ``proxy`` HAProxy's.
+The one-process server on SQLite is measured first in the same run (``peer``;
+``--no-peer`` leaves it out); ``--repeat N`` measures everything N times and
+prints the medians; ``--async-commit`` starts the nodes with
+``GAMECLUB_ASYNC_COMMIT=1``. The PostgreSQL backends of the run's own database
+get the benchmark's priority (``chrt``/``nice``), as its children do.
 
-    .venv/bin/python benchmarks/server_load.py --nodes 1 2 3 --games 200 500 --seconds 15
+    chrt -r 10 .venv/bin/python benchmarks/server_load.py --nodes 1 2 3 --games 200 500 \
+        --seconds 15 --repeat 3
 
 Target: 2 nodes at 500 games, 2,300 moves/s or more with p99 < 150 ms.
 """
