@@ -28,8 +28,14 @@ node k+1. ``--placement proxy`` pins nothing and lets HAProxy balance
 (``--balance leastconn`` or ``roundrobin``). The proxy forwards each player's
 address (X-Forwarded-For), which the nodes trust from the loopback. The
 ``server`` column is then the CPU of all nodes together, ``proxy`` HAProxy's.
+The one-process server on SQLite is measured first in the same run (``peer``;
+``--no-peer`` leaves it out); ``--repeat N`` measures everything N times and
+prints the medians; ``--async-commit`` starts the nodes with
+``GAMECLUB_ASYNC_COMMIT=1``. The PostgreSQL backends of the run's own database
+get the benchmark's priority (``chrt``/``nice``), as its children do.
 
-    .venv/bin/python benchmarks/server_load.py --nodes 1 2 3 --games 200 500 --seconds 15
+    chrt -r 10 .venv/bin/python benchmarks/server_load.py --nodes 1 2 3 --games 200 500 \
+        --seconds 15 --repeat 3
 
 Target: 2 nodes at 500 games, 2,300 moves/s or more with p99 < 150 ms.
 """
@@ -281,6 +287,34 @@ def pids_named(name: str) -> list[int]:
     return found
 
 
+def backends_of(database: str) -> list[int]:
+    """The PostgreSQL server processes serving ``database`` (Linux ``/proc``)."""
+    found = []
+    for pid in pids_named("postgres"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read().replace(b"\0", b" ").decode(errors="replace").split()
+            if words[:1] == ["postgres:"] and database in words:
+                found.append(pid)
+    return found
+
+
+def share_priority(pids: list[int]) -> None:
+    """Give ``pids`` this process's scheduling (``chrt``'s policy, or ``nice``'s level).
+
+    The nodes, HAProxy and Redis are this benchmark's children and inherit it; the
+    backends of the database are PostgreSQL's: without this, a benchmark run under
+    ``chrt -r`` on a busy machine would measure PostgreSQL waiting for a core behind
+    everything else (where the one-process server's SQLite runs inside the server).
+    Only the backends of the run's own database are touched."""
+    policy = os.sched_getscheduler(0)
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            if policy in (os.SCHED_RR, os.SCHED_FIFO):
+                os.sched_setscheduler(pid, policy, os.sched_getparam(0))
+            else:
+                os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, 0))
+
+
 def cpu_by_pid(pids: list[int]) -> dict[int, float]:
     return {pid: cpu_seconds(pid) for pid in pids}
 
@@ -308,12 +342,22 @@ async def run_level(
     pins: list[str] | None = None,
     proxy_pid: int | None = None,
     store_pids: Callable[[], list[int]] | None = None,
+    backends: Callable[[], list[int]] | None = None,
 ) -> dict[str, Any]:
     """One level: ``games`` games for ``seconds``. ``pins``: the nodes to spread the
     players over, the two of game k on nodes k and k+1 (None: no pinning).
-    ``store_pids``: the processes of the database and Redis, whose CPU is counted too."""
+    ``store_pids``: the processes of the database and Redis, whose CPU is counted too.
+    ``backends``: the database's processes for this run, given this process's
+    scheduling every second (:func:`share_priority`)."""
     stats = Stats()
     players: list[Player] = []
+
+    async def prioritise() -> None:
+        while backends is not None:
+            share_priority(backends())
+            await asyncio.sleep(1.0)
+
+    prioritising = asyncio.create_task(prioritise())
 
     def placement(game: int) -> tuple[str | None, str | None]:
         if not pins:
@@ -357,6 +401,7 @@ async def run_level(
     client_cpu = time.process_time() - client_cpu
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     await asyncio.gather(*tasks, return_exceptions=True)
+    prioritising.cancel()
     gc.unfreeze()
     rtts = sorted(stats.rtts)
 
@@ -462,9 +507,10 @@ def private_redis() -> Iterator[tuple[str, int]]:
 @contextlib.contextmanager
 def running_cluster(
     nodes: int, balance: str, admin_url: str, redis_url: str | None
-) -> Iterator[tuple[Cluster, int | None]]:
+) -> Iterator[tuple[Cluster, int | None, str]]:
     """``nodes`` nodes behind HAProxy (pinning allowed) on a fresh PostgreSQL database
-    and, unless ``redis_url`` is given, a private Redis: ``(cluster, Redis's pid)``."""
+    and, unless ``redis_url`` is given, a private Redis: ``(cluster, Redis's pid,
+    the database's name)``."""
     with contextlib.ExitStack() as stack:
         database = stack.enter_context(fresh_postgres(admin_url))
         redis_pid = None
@@ -476,7 +522,7 @@ def running_cluster(
             balance=balance, pinning=True, log_dir=Path(logs),
         )
         stack.enter_context(cluster)
-        yield cluster, redis_pid
+        yield cluster, redis_pid, database.rsplit("/", 1)[1]
 
 
 HEADER = (
@@ -500,36 +546,68 @@ def main_cluster(args: argparse.Namespace) -> int:
         f"clusters of {', '.join(map(str, args.nodes))} node(s) behind HAProxy "
         f"(balance {args.balance}, placement {args.placement}); PostgreSQL, Redis; "
         f"think time {args.think_ms:.0f} ms; {args.seconds:.0f} s measured per level"
+        + ("; commits not waiting for the disk" if args.async_commit else "")
+        + ("; 'peer': one process on SQLite, no proxy" if args.peer else "")
     )
     print(f"{'nodes':>5} {HEADER} {'proxy':>6} {'pg+redis':>8}")
-    for nodes in args.nodes:
-        with running_cluster(
-            nodes, args.balance, args.postgres_admin, args.redis_url
-        ) as (cluster, redis_pid):
-            pins = cluster.node_names if args.placement == "split" else None
-            assert cluster.proxy is not None
+    runs: dict[tuple[str, int], list[dict[str, Any]]] = {}
 
-            def store_pids() -> list[int]:
-                # Every PostgreSQL process of the machine (other work's too, if any).
-                return pids_named("postgres") + ([redis_pid] if redis_pid else [])
+    def measure(label: str, games: int, level: Any) -> None:
+        load = os.getloadavg()[0]
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            result = runner.run(level)
+        result["load"] = load
+        runs.setdefault((label, games), []).append(result)
+        codes = ", ".join(f"{code} x{n}" for code, n in result["error_codes"].items())
+        print(
+            f"{label:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}"
+            f" {result['store_cpu']:>8.0%}" + (f"  ({codes})" if codes else ""),
+            flush=True,
+        )
 
-            for games in args.games:
-                load = os.getloadavg()[0]
-                with asyncio.Runner(loop_factory=loop_factory()) as runner:
-                    result = runner.run(
+    for _ in range(args.repeat):
+        if args.peer:
+            with running_server(None) as (base, server, _database):
+                for games in args.games:
+                    measure(
+                        "peer", games,
+                        run_level(base, games, args.seconds, args.think_ms, server.pid),
+                    )
+        for nodes in args.nodes:
+            with running_cluster(
+                nodes, args.balance, args.postgres_admin, args.redis_url
+            ) as (cluster, redis_pid, database):
+                pins = cluster.node_names if args.placement == "split" else None
+                assert cluster.proxy is not None
+
+                def store_pids() -> list[int]:
+                    # Every PostgreSQL process of the machine (other work's too, if any).
+                    return pids_named("postgres") + ([redis_pid] if redis_pid else [])
+
+                def backends(database: str = database) -> list[int]:
+                    return backends_of(database)
+
+                for games in args.games:
+                    measure(
+                        str(nodes), games,
                         run_level(
                             cluster.url, games, args.seconds, args.think_ms,
                             [child.process.pid for child in cluster.children],
                             pins=pins, proxy_pid=cluster.proxy.process.pid,
-                            store_pids=store_pids,
-                        )
+                            store_pids=store_pids, backends=backends,
+                        ),
                     )
-                codes = ", ".join(f"{code} x{n}" for code, n in result["error_codes"].items())
-                print(
-                    f"{nodes:>5} {result_line(result, load)} {result['proxy_cpu']:>6.0%}"
-                    f" {result['store_cpu']:>8.0%}" + (f"  ({codes})" if codes else ""),
-                    flush=True,
-                )
+    if args.repeat > 1:
+        print(f"medians of {args.repeat} runs (each column on its own)")
+        print(f"{'nodes':>5} {'games':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'load':>5}")
+        for (label, games), results in runs.items():
+            def median(key: str, results: list[dict[str, Any]] = results) -> float:
+                return statistics.median(result[key] for result in results)
+
+            print(
+                f"{label:>5} {games:>6} {median('moves_per_s'):>9.0f} {median('p50_ms'):>8.1f}"
+                f" {median('p99_ms'):>8.1f} {median('load'):>5.1f}"
+            )
     return 0
 
 
@@ -558,7 +636,22 @@ def main() -> int:
         help="where to create each cluster's fresh database",
     )
     parser.add_argument("--redis-url", help="the clusters' Redis (default: a private redis-server)")
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="with --nodes: measure everything this many times and print the medians too",
+    )
+    parser.add_argument(
+        "--async-commit", action="store_true",
+        help="with --nodes: the nodes commit moves without waiting for the disk"
+        " (GAMECLUB_ASYNC_COMMIT=1)",
+    )
+    parser.add_argument(
+        "--no-peer", dest="peer", action="store_false",
+        help="with --nodes: leave out the one-process server on SQLite measured first",
+    )
     args = parser.parse_args()
+    if args.async_commit:
+        os.environ["GAMECLUB_ASYNC_COMMIT"] = "1"  # the nodes inherit it
     if args.nodes:
         return main_cluster(args)
 

@@ -31,8 +31,10 @@ import httpx2 as httpx
 import psycopg
 import pytest
 import redis
+from sqlalchemy import text
 from websockets.sync.client import connect
 
+from gameclub.server.settings import Settings
 from gameclub.server.store import games as store
 from gameclub.server.store.db import Database
 
@@ -628,6 +630,164 @@ def test_a_write_with_a_stale_owner_epoch_is_refused(pg_url):
         assert stored_moves(pg_url, game_id) == ["a7b6"]
 
     run_in_own_loop(main())
+
+
+def test_a_batch_mixing_fenced_and_owned_games_writes_only_the_owned_ones(pg_url):
+    """Saves of several games committed together (one group commit) are fenced game
+    by game: those whose epoch is stale store nothing, the others are stored, in one
+    transaction (their rows share PostgreSQL's ``xmin``, the transaction that wrote them)."""
+    start = "x5o/7/7/7/7/7/o5x x 0 1"
+    move = {"ply": 0, "uci": "a7b6", "color": "x", "auto": False, "x_ms": None,
+            "o_ms": None, "played_at": 2}
+
+    ids = [f"b{k}{secrets.token_hex(4)}" for k in range(6)]
+
+    async def main() -> None:
+        db = Database(pg_url)
+        await db.migrate()
+        try:
+            for game_id in ids:
+                await store.insert_game(
+                    db,
+                    {"id": game_id, "game": "ataxx", "rules": "ataxx", "blocks": "",
+                     "start_fen": start, "rated": False, "created_at": 1,
+                     "status": "started", "plies": 0, "version": 1, "owner_epoch": 1},
+                )
+            # Another node took every other game over: this node's epoch 1 is stale there.
+            for game_id in ids[1::2]:
+                assert await store.take_ownership(db, game_id) == 2
+            results = await asyncio.gather(
+                *(store.save_progress(db, game_id, {"plies": 1}, [move], fence=1)
+                  for game_id in ids),
+                return_exceptions=True,
+            )
+            for game_id, result in zip(ids, results, strict=True):
+                if game_id in ids[1::2]:
+                    assert isinstance(result, store.Fenced), (game_id, result)
+                else:
+                    assert result is None, (game_id, result)
+            # The same in a batch that also carries other work (a takeover): the save
+            # after it in the batch is fenced, the one before it is not.
+            late = ids[0]
+            second = {**move, "ply": 1, "uci": "g1f2", "color": "o"}
+            third = {**move, "ply": 2, "uci": "b6c5"}
+            results = await asyncio.gather(
+                store.save_progress(db, late, {"plies": 2}, [second], fence=1),
+                store.take_ownership(db, late),
+                store.save_progress(db, late, {"plies": 3}, [third], fence=1),
+                return_exceptions=True,
+            )
+            assert results[0] is None and results[1] == 2, results
+            assert isinstance(results[2], store.Fenced), results
+        finally:
+            await db.close()
+
+    run_in_own_loop(main())
+    owned, fenced = ids[0::2], ids[1::2]
+    assert stored_moves(pg_url, ids[0]) == ["a7b6", "g1f2"]
+    for game_id in owned[1:]:
+        assert stored_moves(pg_url, game_id) == ["a7b6"]
+    with psycopg.connect(pg_url) as conn:
+        for game_id in fenced:
+            assert stored_moves(pg_url, game_id) == []
+            row = conn.execute("SELECT plies FROM games WHERE id = %s", (game_id,)).fetchone()
+            assert row == (0,)
+        writers = conn.execute(
+            "SELECT DISTINCT xmin::text FROM moves WHERE game_id = ANY(%s) AND ply = 0",
+            (owned,),
+        ).fetchall()
+    assert len(writers) == 1, writers
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_async_commit_is_set_on_the_connection_of_the_group_commits(pg_url, asynchronous):
+    seen: list[str] = []
+
+    async def main() -> None:
+        db = Database(pg_url, async_commit=asynchronous)
+        try:
+            def plan(query: Any) -> list[Any]:
+                seen.extend(row[0] for row in query(text("SHOW synchronous_commit"), {}))
+                return []
+
+            await db.write_planned(plan)
+        finally:
+            await db.close()
+
+    run_in_own_loop(main())
+    assert seen == ["off" if asynchronous else "on"]
+
+
+def test_async_commit_setting_is_read_strictly(monkeypatch):
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "yes")
+    assert Settings.from_env().async_commit
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "0")
+    assert not Settings.from_env().async_commit
+    monkeypatch.setenv("GAMECLUB_ASYNC_COMMIT", "sometimes")
+    with pytest.raises(ValueError, match="GAMECLUB_ASYNC_COMMIT must be one of"):
+        Settings.from_env()
+
+
+def lobby_seeks(player: Player, node: Node) -> list[str]:
+    return [found["id"] for found in player.get(node, "/api/lobby")["seeks"]]
+
+
+def test_the_seeks_of_a_node_that_dies_go_on_where_their_players_reconnect(start_nodes):
+    first, second = start_nodes(2)
+    ann, bob = Player(first), Player(second)
+    ann.connect(first)
+    seek = ann.post(first, "/api/seeks", {"color": "x"})["seek"]["id"]
+    deadline = time.monotonic() + 10
+    while seek not in lobby_seeks(bob, second):  # the club's lobby lists it
+        assert time.monotonic() < deadline, "the seek is not listed on the other node"
+        time.sleep(0.2)
+
+    first.kill()
+    ann.connect(second)  # her page reconnects (through the proxy) to a node alive
+    # Held by the second node once the first is taken for dead (a few leases),
+    # then accepted there as any seek of its own.
+    deadline = time.monotonic() + 6 * LEASE_S + 10
+    while True:
+        reply = bob.http.post(
+            f"{second.url}/api/seeks/{seek}/accept", headers={"X-CSRF-Token": bob.csrf}
+        )
+        if reply.status_code == 201:
+            break
+        assert reply.status_code == 410, reply.text  # "gone" until it is taken over
+        assert time.monotonic() < deadline, "the seek did not come back"
+        time.sleep(0.5)
+    game = reply.json()["game"]
+    start = ann.expect(lambda m: m["t"] == "start")
+    assert start["game"] == game
+    state = ann.sub(game)
+    assert state["players"]["x"]["id"] == ann.id, state["players"]  # her colour, as sought
+    assert seek not in lobby_seeks(bob, second)
+    assert "handed over" in second.output()
+
+
+def test_a_game_read_on_another_node_says_who_is_online_in_the_club(start_nodes):
+    first, second = start_nodes(2)
+    ann, bob = Player(first), Player(second)
+    game = new_game(ann, bob, first)  # the first node owns it
+    ann.connect(first)
+    ann.sub(game)
+
+    def online_on_second() -> dict[str, bool]:
+        players = ann.get(second, f"/api/games/{game}")["players"]
+        return {color: players[color]["online"] for color in ("x", "o")}
+
+    def wait_for(expected: dict[str, bool]) -> None:
+        deadline = time.monotonic() + 10
+        while (found := online_on_second()) != expected:
+            assert time.monotonic() < deadline, found
+            time.sleep(0.2)
+
+    wait_for({"x": True, "o": False})  # ann's page is open (on the first node), bob's not
+    bob.connect(second)
+    bob.sub(game)
+    wait_for({"x": True, "o": True})
+    ann.close()
+    wait_for({"x": False, "o": True})
 
 
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):

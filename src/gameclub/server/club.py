@@ -43,7 +43,7 @@ class Club:
         Games in progress are not loaded here: each is resumed when someone
         asks for it (:meth:`Rounds.get`), so start-up does not grow with them.
         """
-        db = Database(settings.database_url)
+        db = Database(settings.database_url, async_commit=settings.async_commit)
         await db.migrate()
         engines = EnginePool(settings.engine_workers(), ai_executor, settings.ai_queue_limit)
         rounds = Rounds(db, settings, engines)

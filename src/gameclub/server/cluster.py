@@ -46,6 +46,7 @@ from gameclub.games import GameError
 from gameclub.server.accounts import Identity
 from gameclub.server.clock import now_ms
 from gameclub.server.errors import ClubError
+from gameclub.server.lobby import seek_of_record, seek_record
 from gameclub.server.ratings import Rating
 from gameclub.server.round import PLAYER_ACTIONS, Round, Rounds, Subscriber, _check_id
 from gameclub.server.settings import Settings
@@ -80,6 +81,30 @@ return 0
 """
 
 NODES_KEY = "gc:nodes"
+#: Seeks of dead nodes, waiting for their players' pages to reconnect to another node.
+ORPHANS_KEY = "gc:orphan-seeks"
+#: How long an orphaned seek waits for its player to come back.
+_ORPHAN_GRACE_MS = 30_000
+#: How long the tombstone of a dead node's share stays (so that, if it was only
+#: stalled, it learns that its seeks were handed over).
+_TOMBSTONE_MS = 600_000
+#: Write a node's share; 1 if it found a tombstone there (taken for dead meanwhile).
+_WRITE_SHARE = """
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if old and string.find(old, '"dead":true', 1, true) then return 1 end
+return 0
+"""
+#: Replace a stale share (unchanged since it was read) with a tombstone.
+_BURY = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+"""
+#: Most messages that one pipeline of the publisher carries.
+_MAX_PUBLISHED = 500
 #: The club-wide channel: messages for a user wherever their pages are.
 USERS_CHANNEL = "gc:users"
 
@@ -97,6 +122,18 @@ def _without_times(shares: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any
         node: {name: value for name, value in share.items() if name != "at"}
         for node, share in shares.items()
     }
+
+
+def _version(frame: str, game_id: str) -> int | None:
+    """The version ``v`` of a frame of ``game_id`` (``None``: another game's, or none)."""
+    try:
+        message = orjson.loads(frame)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(message, dict) or message.get("game") != game_id:
+        return None
+    version = message.get("v")
+    return version if isinstance(version, int) else None
 
 
 class StartError(RuntimeError):
@@ -184,7 +221,13 @@ class Cluster:
         )
         self._replace = self.redis.register_script(_REPLACE)
         self._release = self.redis.register_script(_RELEASE)
-        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._write_share = self.redis.register_script(_WRITE_SHARE)
+        self._bury = self.redis.register_script(_BURY)
+        #: What the publisher sends, in order: channel, message, and for a request to
+        #: another node the future of how many nodes listened (``None`` otherwise).
+        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
+            asyncio.Queue()
+        )
         self._calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._call_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
@@ -240,6 +283,17 @@ class Cluster:
                         await self._release(
                             keys=[lease_key(rnd.id)], args=[self._value(rnd.owner_epoch)]
                         )
+                # Its seeks wait for their players' pages on the other nodes.
+                records = [seek_record(seek) for seek in (self.lobby.seeks.values()
+                                                           if self.lobby else ())]
+                if records:
+                    await self.redis.hset(
+                        ORPHANS_KEY,
+                        mapping={
+                            record["id"]: orjson.dumps({**record, "orphaned_at": now_ms()})
+                            for record in records
+                        },
+                    )
                 await self.redis.hdel(NODES_KEY, self.node)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -394,8 +448,13 @@ class Cluster:
                         rnd.unsubscribe(sub)
 
     async def _check_remotes(self) -> None:
-        for game_id, remote in list(self.remotes.items()):
-            lease = await self.lease_of(game_id)
+        remotes = list(self.remotes.items())
+        if not remotes:
+            return
+        # One round trip for all of them.
+        values = await self.redis.mget([lease_key(game_id) for game_id, _ in remotes])
+        for (game_id, remote), value in zip(remotes, values, strict=True):
+            lease = Lease.parse(value)
             if lease != remote.lease:
                 # The owner changed, or its lease lapsed (dead): follow the new one,
                 # taking the game over if nobody has.
@@ -403,12 +462,20 @@ class Cluster:
 
     # -- resolving a game: this node's round, or another node's --------------------------
 
-    async def resolve(self, game_id: Any) -> Round | RemoteRound:
-        """``game_id``'s round if this node owns it or could take it over, else a stand-in."""
+    async def resolve(self, game_id: Any, *, fresh: bool = False) -> Round | RemoteRound:
+        """``game_id``'s round if this node owns it or could take it over, else a stand-in.
+
+        A game that this node's connections follow is asked of the owner they follow
+        (the lease checks keep it current) without reading the lease each time;
+        ``fresh`` reads it (after that owner refused or did not answer). The owner
+        checks the epoch of every request, so a stale one is never acted upon."""
         _check_id(game_id)
         rnd = self.rounds.rounds.get(game_id)
         if rnd is not None:
             return rnd
+        followed = self.remotes.get(game_id)
+        if not fresh and followed is not None and followed.lease.epoch > 0:
+            return followed
         try:
             lease = await self.lease_of(game_id)
             if lease is None:
@@ -429,10 +496,12 @@ class Cluster:
         """``attempt`` on the game's owner; while the owner cannot be reached or has just
         changed, again, until a takeover makes one reachable (within a lease or so)."""
         deadline = time.monotonic() + 2 * self.settings.lease_s + self.settings.forward_timeout_s
+        fresh = False
         while True:
             try:
-                return await attempt(await self.resolve(game_id))
+                return await attempt(await self.resolve(game_id, fresh=fresh))
             except (_Unreachable, _Moved, _Taken):
+                fresh = True
                 if time.monotonic() > deadline:
                     raise ClubError(
                         "unavailable",
@@ -443,6 +512,7 @@ class Cluster:
             except ClubError as exc:
                 if exc.code != "moved" or time.monotonic() > deadline:
                     raise
+                fresh = True
             await asyncio.sleep(0.2)
 
     async def act(self, game_id: Any, user_id: int, action: str, *args: Any) -> int:
@@ -480,9 +550,15 @@ class Cluster:
             remote = self.remotes.setdefault(rnd.id, rnd)
             remote.lease = rnd.lease
             remote.subscribers.add(sub)
-            sub.send_text(str(reply["frame"]))
+            state = str(reply["frame"])
+            sub.send_text(state)
+            # Frames of this game that the state already holds (sent before it by the
+            # owner, queued here while it was on its way) would be seen twice.
+            held = _version(state, rnd.id)
             for text in self._early.pop(key, ()):
-                sub.send_text(text)
+                version = _version(text, rnd.id)
+                if held is None or version is None or version > held:
+                    sub.send_text(text)
             self._conns[key] = sub
             return remote
 
@@ -525,19 +601,41 @@ class Cluster:
 
     def push(self, node: str, message: dict[str, Any]) -> None:
         """Send ``message`` to ``node``, after everything sent before it (never blocks)."""
-        self._outbox.put_nowait((node_channel(node), orjson.dumps(message)))
+        self._outbox.put_nowait((node_channel(node), orjson.dumps(message), None))
 
     async def _publish_loop(self) -> None:
         """The node's one publisher: messages leave in the order they were pushed, each
-        tried again until Redis takes it (a restart of Redis loses none of them)."""
+        tried again until Redis takes it (a restart of Redis loses none of them).
+
+        Whatever has queued up meanwhile leaves in one pipeline (one write and one
+        read for all, in order), not a round trip each: under load a node sends
+        thousands of frames a second to the others. A pipeline cut off midway is
+        sent again whole; the frames it repeats carry their plies and versions,
+        which the pages use to drop what they already have (or to resync)."""
         while True:
-            channel, data = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while len(batch) < _MAX_PUBLISHED and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            counts: list[Any] = []
             while True:
+                # A request whose asker gave up (timed out) is not sent late.
+                batch = [item for item in batch if item[2] is None or not item[2].done()]
+                if not batch:
+                    break
                 try:
-                    await self.redis.publish(channel, data)
+                    if len(batch) == 1:
+                        counts = [await self.redis.publish(batch[0][0], batch[0][1])]
+                    else:
+                        async with self.redis.pipeline(transaction=False) as pipe:
+                            for channel, data, _ in batch:
+                                pipe.publish(channel, data)
+                            counts = await pipe.execute()
                     break
                 except (RedisError, OSError):
                     await asyncio.sleep(0.2)
+            for (_, _, listened), count in zip(batch, counts, strict=True):
+                if listened is not None and not listened.done():
+                    listened.set_result(int(count))
 
     async def call(self, lease: Lease, request: dict[str, Any]) -> dict[str, Any]:
         """Ask the owner named by ``lease``; its reply, or :class:`_Unreachable` /
@@ -551,20 +649,20 @@ class Cluster:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
         message = {**request, "k": "req", "id": call_id, "from": self.node}
+        listened: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        deadline = asyncio.get_running_loop().time() + self.settings.forward_timeout_s
         try:
+            # Sent by the publisher, with whatever else is leaving (one round trip for all).
+            self._outbox.put_nowait((node_channel(lease.node), orjson.dumps(message), listened))
             try:
-                listeners = await self.redis.publish(
-                    node_channel(lease.node), orjson.dumps(message)
-                )
-            except (RedisError, OSError) as exc:
-                raise _Unreachable(lease.node) from exc
-            if not listeners:
-                raise _Unreachable(lease.node)  # not listening: dead or cut off
-            try:
-                reply = await asyncio.wait_for(future, self.settings.forward_timeout_s)
+                async with asyncio.timeout_at(deadline):
+                    if not await listened:
+                        raise _Unreachable(lease.node)  # not listening: dead or cut off
+                    reply = await future
             except TimeoutError:
-                raise _Unreachable(lease.node) from None
+                raise _Unreachable(lease.node) from None  # or Redis away
         finally:
+            listened.cancel()
             self._calls.pop(call_id, None)
         error = reply.get("error")
         if error == "moved":
@@ -590,10 +688,11 @@ class Cluster:
                     # Frames sent while away are lost: every followed game resyncs.
                     for game_id, remote in list(self.remotes.items()):
                         self.spawn(self._refollow(game_id, list(remote.subscribers)))
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None and message["type"] == "message":
+                # Blocking reads (a lost connection raises): no timer per message.
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
                         self._dispatch(message["channel"], message["data"])
+                raise ConnectionError("the subscription ended")
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -756,56 +855,119 @@ class Cluster:
     def end_session(self, user_id: int, session: str) -> None:
         """Close the sockets of one session of ``user_id`` (logged out) on every node."""
         self._outbox.put_nowait(
-            (USERS_CHANNEL, orjson.dumps({"u": user_id, "end": session}))
+            (USERS_CHANNEL, orjson.dumps({"u": user_id, "end": session}), None)
         )
 
     def notify(self, user_id: int, message: dict[str, Any]) -> None:
         """Tell ``user_id``'s pages on every node."""
         self._outbox.put_nowait(
-            (USERS_CHANNEL, orjson.dumps({"u": user_id, "m": message}))
+            (USERS_CHANNEL, orjson.dumps({"u": user_id, "m": message}), None)
         )
 
     # -- club-wide counts and lists ------------------------------------------------------
 
     async def _share_loop(self) -> None:
-        """Every second: write this node's share of the club-wide counts, read everyone's."""
+        """Every second: write this node's share of the club-wide counts, read everyone's;
+        hand the seeks of dead nodes over (see :meth:`_orphan` and :meth:`_adopt`)."""
         while True:
             try:
-                share = {
-                    "users": list(self.connections.by_user),
-                    "playing": len(self.rounds.live_rounds()),
-                    "watchable": [rnd.summary_json() for rnd in self.rounds.watchable_rounds()],
-                    "seeks": [
-                        seek.to_json() for seek in (self.lobby.seeks.values() if self.lobby else ())
-                    ],
-                    "at": now_ms(),
-                }
-                await self.redis.hset(NODES_KEY, self.node, orjson.dumps(share))
-                raw = await self.redis.hgetall(NODES_KEY)
-                fresh = now_ms() - 3 * max(1000, self.lease_ms)
-                shares = {}
-                for node, data in raw.items():
-                    value = orjson.loads(data)
-                    if value.get("at", 0) >= fresh:
-                        shares[node.decode() if isinstance(node, bytes) else node] = value
-                    else:
-                        await self.redis.hdel(NODES_KEY, node)
-                # The lobby is told only when something it shows changed (not the times).
-                changed = _without_times(shares) != _without_times(self.shares)
-                self.shares = shares
-                if changed:
-                    self.on_shares()
+                await self._share()
             except (RedisError, OSError):
                 pass
             except Exception:
                 log.exception("node %s: sharing the counts failed", self.node)
             await asyncio.sleep(1.0)
 
-    def online_count(self) -> int:
+    def _my_share(self) -> dict[str, Any]:
+        seeks = list(self.lobby.seeks.values()) if self.lobby else []
+        return {
+            "users": list(self.connections.by_user),
+            "playing": len(self.rounds.live_rounds()),
+            "watchable": [rnd.summary_json() for rnd in self.rounds.watchable_rounds()],
+            "seeks": [seek.to_json() for seek in seeks],
+            "records": [seek_record(seek) for seek in seeks],
+            "at": now_ms(),
+        }
+
+    async def _share(self) -> None:
+        declared_dead = await self._write_share(
+            keys=[NODES_KEY], args=[self.node, orjson.dumps(self._my_share())]
+        )
+        if declared_dead and self.lobby is not None and self.lobby.seeks:
+            # This node stalled so long that another took it for dead and handed its
+            # seeks over: they are no longer this node's.
+            log.warning("node %s was taken for dead: its seeks were handed over", self.node)
+            self.lobby.seeks.clear()
+            self.lobby.changed()
+            await self.redis.hset(NODES_KEY, self.node, orjson.dumps(self._my_share()))
+        raw = await self.redis.hgetall(NODES_KEY)
+        now = now_ms()
+        fresh = now - 3 * max(1000, self.lease_ms)
+        shares = {}
+        for key, data in raw.items():
+            node = key.decode() if isinstance(key, bytes) else key
+            value = orjson.loads(data)
+            if value.get("dead"):
+                if value.get("at", 0) < now - _TOMBSTONE_MS:
+                    await self.redis.hdel(NODES_KEY, node)
+            elif value.get("at", 0) >= fresh:
+                shares[node] = value
+            elif node != self.node:
+                await self._orphan(node, data, value)
+        await self._adopt(now)
+        # The lobby is told only when something it shows changed (not the times).
+        changed = _without_times(shares) != _without_times(self.shares)
+        self.shares = shares
+        if changed:
+            self.on_shares()
+
+    async def _orphan(self, node: str, data: bytes | str, share: dict[str, Any]) -> None:
+        """``node`` has not shared anything for a while (dead, or stalled): its share is
+        replaced by a tombstone and its seeks are left for the nodes that their
+        players' pages reconnect to, by the one node that made the tombstone."""
+        tombstone = orjson.dumps({"dead": True, "at": now_ms()})
+        if not await self._bury(keys=[NODES_KEY], args=[node, data, tombstone]):
+            return  # changed meanwhile, or buried by another node
+        records = share.get("records") or []
+        if records:
+            log.info("node %s: %d seek(s) of dead node %s handed over", self.node,
+                     len(records), node)
+            await self.redis.hset(
+                ORPHANS_KEY,
+                mapping={
+                    str(record.get("id")): orjson.dumps({**record, "orphaned_at": now_ms()})
+                    for record in records
+                },
+            )
+
+    async def _adopt(self, now: int) -> None:
+        """Take over the orphaned seeks of players connected to this node; forget those
+        whose players did not come back in time (as if their page had closed)."""
+        orphans = await self.redis.hgetall(ORPHANS_KEY)
+        for key, data in orphans.items():
+            try:
+                record = orjson.loads(data)
+                seek = seek_of_record(record)
+            except (orjson.JSONDecodeError, ValueError):
+                await self.redis.hdel(ORPHANS_KEY, key)
+                continue
+            if seek.seat.user_id in self.connections.by_user:
+                # HDEL answers 1 to one node only: that one holds the seek from now on.
+                if await self.redis.hdel(ORPHANS_KEY, key) and self.lobby is not None:
+                    self.lobby.adopt(seek)
+            elif int(record.get("orphaned_at", 0)) < now - _ORPHAN_GRACE_MS:
+                await self.redis.hdel(ORPHANS_KEY, key)
+
+    def online_users(self) -> set[int]:
+        """The users with a page open on any node (the others' as last shared)."""
         users: set[int] = set(self.connections.by_user)
-        for share in self.shares.values():
-            users.update(share.get("users", ()))
-        return len(users)
+        for node, share in self.shares.items():
+            if node != self.node:
+                users.update(share.get("users", ()))
+        return users
+
+    def online_count(self) -> int:
+        return len(self.online_users())
 
     def playing_count(self) -> int:
         others = sum(int(s.get("playing", 0)) for n, s in self.shares.items() if n != self.node)

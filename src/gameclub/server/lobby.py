@@ -2,12 +2,15 @@
 
 Seeks live in memory only: they belong to a player who is looking at the page
 right now, and they go when that player's last connection does. Invitations
-are stored, because a link sent to a friend must outlive a restart.
+are stored, because a link sent to a friend must outlive a restart. (Several
+nodes: the seeks of a node that dies are taken over by the node its players'
+pages reconnect to; see :meth:`Lobby.adopt`.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +53,36 @@ class Seek:
             **self.options.to_json(),
             "mine": viewer is not None and viewer == self.seat.user_id,
         }
+
+
+def seek_record(seek: Seek) -> dict[str, Any]:
+    """Everything :func:`seek_of_record` needs to make ``seek`` again on another node."""
+    seat = seek.seat
+    rating = seat.rating
+    return {
+        "id": seek.id,
+        "user": seat.user_id,
+        "name": seat.name,
+        "guest": seat.guest,
+        "rating": None if rating is None else [rating.rating, rating.rd, rating.volatility],
+        "options": dataclasses.asdict(seek.options),
+        "created_at": seek.created_at,
+    }
+
+
+def seek_of_record(record: dict[str, Any]) -> Seek:
+    """The seek that :func:`seek_record` wrote (``ValueError`` if it is not one)."""
+    try:
+        rating = record["rating"]
+        seat = Seat(
+            int(record["user"]), str(record["name"]), bool(record["guest"]), None,
+            None if rating is None else Rating(*map(float, rating)),
+        )
+        return Seek(
+            str(record["id"]), seat, GameOptions(**record["options"]), int(record["created_at"])
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a seek: {exc}") from exc
 
 
 def seat_of(identity: Identity) -> Seat:
@@ -174,6 +207,16 @@ class Lobby:
             raise ClubError("not-allowed", "only its creator can cancel a seek", 403)
         del self.seeks[seek_id]
         self.changed()
+
+    def adopt(self, seek: Seek) -> bool:
+        """Hold ``seek``, left by a node that died, as this node's own (its creator's
+        page has reconnected here); ``False`` if its creator may hold no more seeks."""
+        mine = [s for s in self.seeks.values() if s.seat.user_id == seek.seat.user_id]
+        if seek.id in self.seeks or len(mine) >= self.settings.max_seeks_per_user:
+            return False
+        self.seeks[seek.id] = seek
+        self.changed()
+        return True
 
     def drop_seeks_of(self, user_id: int) -> None:
         for seek_id in [k for k, s in self.seeks.items() if s.seat.user_id == user_id]:

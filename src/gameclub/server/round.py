@@ -1214,7 +1214,16 @@ class Rounds:
         ids = [uid for uid in (game.x_user_id, game.o_user_id) if uid is not None]
         users = await store.users_by_id(self.db, ids)
         ratings = await store.ratings_of(self.db, ids, game.game)
-        return self._rebuild(game, moves, users, ratings)
+        rnd = self._rebuild(game, moves, users, ratings)
+        # Whether its players are here: connected to any node of the club (as the
+        # nodes last shared it), which is what the owner's pages would show.
+        online = self.cluster.online_users()
+        now = now_ms()
+        for color in COLORS:
+            seat = rnd.seats[color]
+            if seat.ai is None:
+                rnd.disconnected_since[color] = None if seat.user_id in online else now
+        return rnd
 
     def lost(self, rnd: Round) -> None:
         """Another node has taken ``rnd`` over (its write was fenced): let it go."""

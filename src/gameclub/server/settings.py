@@ -112,6 +112,11 @@ class Settings:
     lease_s: float = 5.0
     #: How long a node waits for the owner of a game to answer a forwarded action.
     forward_timeout_s: float = 3.0
+    #: PostgreSQL: acknowledge the moves once committed, without waiting for the commit
+    #: to reach the disk (``synchronous_commit = off`` for the group commits). A node's
+    #: crash still loses nothing; a crash of PostgreSQL or of its machine may lose the
+    #: last fraction of a second. (SQLite's ``synchronous=NORMAL`` is alike.)
+    async_commit: bool = False
     #: Tune the process's garbage collector for serving (``serve()`` sets it; see
     #: :func:`gameclub.server.app.tune_gc`). Off for apps built in another process (tests).
     tune_gc: bool = False
@@ -137,6 +142,14 @@ class Settings:
             settings = replace(settings, redis_url=env["GAMECLUB_REDIS_URL"])
         if env.get("GAMECLUB_NODE_ID"):
             settings = replace(settings, node_id=env["GAMECLUB_NODE_ID"])
+        asynchronous = env.get("GAMECLUB_ASYNC_COMMIT", "").strip().lower()
+        if asynchronous:
+            if asynchronous not in _YES + _NO:
+                raise ValueError(
+                    f"GAMECLUB_ASYNC_COMMIT must be one of {', '.join(_YES + _NO)},"
+                    f" not {env['GAMECLUB_ASYNC_COMMIT']!r}"
+                )
+            settings = replace(settings, async_commit=asynchronous in _YES)
         settings = replace(settings, **_numbers_from_env(env))  # type: ignore[arg-type]
         given = {key: value for key, value in overrides.items() if value is not None}
         return replace(settings, **given)  # type: ignore[arg-type]
@@ -146,6 +159,9 @@ class Settings:
             return self.ai_workers
         return max(1, (os.cpu_count() or 2) - 1)
 
+
+_YES = ("1", "true", "yes", "on")
+_NO = ("0", "false", "no", "off")
 
 #: Numeric settings that the environment may set as ``GAMECLUB_<NAME>`` (the limits
 #: and budgets a host tunes without code: ``GAMECLUB_API_BURST=500``).

@@ -51,6 +51,10 @@ T = TypeVar("T")
 Work = Callable[[AsyncSession], Awaitable[Any]]
 #: Core statements, each with the rows of parameters it is executed with (executemany).
 Statements = list[tuple[Executable, list[dict[str, Any]]]]
+#: Runs one statement with one row of parameters in the batch's transaction; its rows.
+Query = Callable[[Executable, dict[str, Any]], list[tuple[Any, ...]]]
+#: For each item of a kind: ``None`` (it is written) or the exception its caller gets.
+Screen = Callable[[Query, list[Any]], list[BaseException | None]]
 
 
 @dataclass(frozen=True)
@@ -62,12 +66,17 @@ class Mergeable:
     them all, so that a hundred games' moves cost one ``executemany`` instead
     of a hundred statements. Their result is ``None``. A batch made only of
     them (the usual case under load) runs on the writer thread, without a
-    session.
+    session. With a ``screen``, each item's result is its own (written, or refused).
     """
 
     kind: str
     item: Any
     plan: Callable[[list[Any]], Statements]
+    #: Optional check of the kind's items, run first in the batch's transaction (one
+    #: query for them all, such as the owner epochs of their games): the items it
+    #: refuses are not planned, and their callers get its exception; the others
+    #: commit as usual.
+    screen: Screen | None = None
 
 
 def _with_driver(url: str, sqlite_driver: str) -> str:
@@ -169,8 +178,11 @@ class Database:
     write-ahead log short (:class:`Checkpointer`).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, async_commit: bool = False) -> None:
         self.url = async_url(url)
+        #: PostgreSQL: the group commits (moves, new games) do not wait for their WAL
+        #: to reach the disk (``synchronous_commit = off``; see docs/server.md).
+        self.async_commit = async_commit
         parsed = make_url(self.url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         #: The SQLite database file (``None``: PostgreSQL, or SQLite in memory).
@@ -229,8 +241,15 @@ class Database:
 
         Same rule as :meth:`write`: on SQLite, only while no other write is under way.
         """
+        await self.write_planned(lambda _query: statements)
+
+    async def write_planned(self, plan: Callable[[Query], Statements]) -> None:
+        """Like :meth:`write_statements`, with the statements made by ``plan`` inside the
+        transaction, where it may first read (and lock) what they depend on with the
+        query function it is given. (It may be called twice: see :meth:`_execute_sync`.)
+        """
         async with self._write_lock or contextlib.nullcontext():
-            await self._on_writer(lambda: self._execute_sync(statements))
+            await self._on_writer(lambda: self._execute_sync(plan))
 
     async def _on_writer(self, job: Callable[[], None]) -> None:
         """Run ``job`` on the writer thread and wait for it.
@@ -259,7 +278,7 @@ class Database:
             with contextlib.suppress(RuntimeError):
                 future.get_loop().call_soon_threadsafe(_settle_job, future, error)
 
-    def _execute_sync(self, statements: Statements) -> None:
+    def _execute_sync(self, plan: Callable[[Query], Statements]) -> None:
         """(On the writer thread.) One transaction on the writer's own DBAPI connection.
 
         Each statement is compiled for the database once (:meth:`_prepare`) and
@@ -272,21 +291,41 @@ class Database:
         """
         reused = self._raw is not None
         try:
-            self._run_sync(statements)
+            self._run_sync(plan)
         except DBAPIError as exc:
             if not (reused and exc.connection_invalidated):
                 raise
-            self._run_sync(statements)
+            self._run_sync(plan)
 
-    def _run_sync(self, statements: Statements) -> None:
+    def _run_sync(self, plan: Callable[[Query], Statements]) -> None:
         conn = self._raw
-        if conn is None:
-            conn = self._raw = self.sync_engine.raw_connection()
         dialect = self.sync_engine.dialect
+        if conn is None:
+            base = dialect.loaded_dbapi.Error
+            try:
+                conn = self._raw = self.sync_engine.raw_connection()
+                if self.async_commit and not self.is_sqlite:
+                    setting = conn.cursor()
+                    setting.execute("SET synchronous_commit = off")
+                    setting.close()
+                    conn.commit()
+            except base as exc:
+                # Raised as every other database error is (the database is away).
+                raise DBAPIError.instance(None, None, exc, base, dialect=dialect) from exc
         sql: str | None = None
         cursor = None
         try:
             cursor = conn.cursor()
+            live = cursor
+
+            def query(statement: Executable, row: dict[str, Any]) -> list[tuple[Any, ...]]:
+                nonlocal sql
+                prepared = self._prepare(statement, row)
+                sql = prepared.sql
+                live.execute(sql, prepared.params(row))
+                return [tuple(found) for found in live.fetchall()]
+
+            statements = plan(query)
             for statement, rows in statements:
                 if rows:
                     prepared = self._prepare(statement, rows[0])
@@ -365,33 +404,34 @@ class Database:
                     except Exception as exc:
                         _settle(item[1], exception=exc)
                     else:
-                        _settle(item[1], result=result)
+                        _settle_result(item[1], result)
             else:
                 for (_, future), result in zip(batch, results, strict=True):
-                    _settle(future, result=result)
+                    _settle_result(future, result)
 
     async def _run(self, batch: list[tuple[Work | Mergeable, asyncio.Future[Any]]]) -> list[Any]:
         results: list[Any] = []
         # Runs of mergeable items are flushed before any other work, so
         # that the writes keep the order in which they were asked for.
-        pending: dict[str, tuple[Mergeable, list[Any]]] = {}
+        pending: _Pending = {}
         if all(isinstance(work, Mergeable) for work, _ in batch):
-            for work, _ in batch:
+            for index, (work, _) in enumerate(batch):
                 assert isinstance(work, Mergeable)
-                pending.setdefault(work.kind, (work, []))[1].append(work.item)
-            await self.write_statements(_plan(pending))
-            return [None] * len(batch)
+                pending.setdefault(work.kind, (work, []))[1].append((index, work.item))
+            results = [None] * len(batch)
+            await self.write_planned(lambda query: _plan(pending, query, results))
+            return results
         async with self.write() as session:
             for work, _ in batch:
                 if isinstance(work, Mergeable):
-                    pending.setdefault(work.kind, (work, []))[1].append(work.item)
+                    pending.setdefault(work.kind, (work, []))[1].append((len(results), work.item))
                     results.append(None)
                     continue
                 if pending:
-                    await _flush(await session.connection(), pending)
+                    await _flush(await session.connection(), pending, results)
                 results.append(await work(session))
             if pending:
-                await _flush(await session.connection(), pending)
+                await _flush(await session.connection(), pending, results)
         return results
 
     async def close(self) -> None:
@@ -451,17 +491,46 @@ class _Prepared:
         return values if self.names is None else dict(zip(self.names, values, strict=True))
 
 
-def _plan(pending: dict[str, tuple[Mergeable, list[Any]]]) -> Statements:
+#: Mergeable items by kind: the kind's first item, and each item with its place in the batch.
+_Pending = dict[str, tuple[Mergeable, list[tuple[int, Any]]]]
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """The result of a mergeable item that its screen refused: its caller gets ``error``."""
+
+    error: BaseException
+
+
+def _plan(pending: _Pending, query: Query, results: list[Any]) -> Statements:
+    """The statements of the pending items, screened first; each refused item's
+    result becomes :class:`_Refused` (the others' ``None``)."""
     statements: Statements = []
-    for first, items in pending.values():
-        statements += first.plan(items)
-    pending.clear()
+    for first, indexed in pending.values():
+        items = [item for _, item in indexed]
+        verdicts: list[BaseException | None] = (
+            [None] * len(items) if first.screen is None else first.screen(query, items)
+        )
+        kept = []
+        for (index, item), error in zip(indexed, verdicts, strict=True):
+            results[index] = None if error is None else _Refused(error)
+            if error is None:
+                kept.append(item)
+        if kept:
+            statements += first.plan(kept)
     return statements
 
 
-async def _flush(conn: AsyncConnection, pending: dict[str, tuple[Mergeable, list[Any]]]) -> None:
-    for statement, rows in _plan(pending):
-        await conn.execute(statement, rows)
+async def _flush(conn: AsyncConnection, pending: _Pending, results: list[Any]) -> None:
+    def run(sync_conn: Connection) -> None:
+        def query(statement: Executable, row: dict[str, Any]) -> list[tuple[Any, ...]]:
+            return [tuple(found) for found in sync_conn.execute(statement, row)]
+
+        for statement, rows in _plan(pending, query, results):
+            sync_conn.execute(statement, rows)
+
+    await conn.run_sync(run)
+    pending.clear()
 
 
 def _current_exception() -> BaseException:
@@ -470,6 +539,13 @@ def _current_exception() -> BaseException:
     exc = sys.exc_info()[1]
     assert exc is not None
     return exc
+
+
+def _settle_result(future: asyncio.Future[Any], result: Any) -> None:
+    if isinstance(result, _Refused):
+        _settle(future, exception=result.error)
+    else:
+        _settle(future, result=result)
 
 
 def _settle_job(future: asyncio.Future[None], exception: BaseException | None) -> None:

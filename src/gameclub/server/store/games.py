@@ -8,15 +8,28 @@ makes applying a move twice impossible even across processes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, case, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Select,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from gameclub.server.ratings import Rating, rate_game
-from gameclub.server.store.db import Database, Mergeable, Statements
+from gameclub.server.store.db import Database, Mergeable, Query, Statements
 from gameclub.server.store.models import Game, MoveRow, PlayerRating, RatingHistory, User
 
 FINISHED = "finished"
@@ -89,9 +102,18 @@ async def save_progress(
     :class:`Fenced` is raised.
     """
 
-    if delete_from is None and rate is None and fence is None:
-        # The common case, one move played: merged with other games' saves.
-        await db.commit_soon(Mergeable("save-progress", (game_id, fields, moves), _save_many))
+    if delete_from is None and rate is None:
+        # The common case, one move played: merged with other games' saves. Fenced
+        # (several nodes), the batch first checks every game's epoch in one query.
+        if fence is None:
+            await db.commit_soon(Mergeable("save-progress", (game_id, fields, moves), _save_many))
+        else:
+            await db.commit_soon(
+                Mergeable(
+                    "save-fenced", (game_id, fields, moves, fence), _save_many_fenced,
+                    screen=_screen_fences,
+                )
+            )
         return None
 
     async def work(session: AsyncSession) -> RatingChange | None:
@@ -191,6 +213,46 @@ def _save_many(saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]]]]
         by_keys.setdefault(tuple(sorted(fields)), []).append({"game_key": game_id, **fields})
     statements += [(_UPDATE_GAME, rows) for rows in by_keys.values()]
     return statements
+
+
+def _save_many_fenced(
+    saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]], int]],
+) -> Statements:
+    return _save_many([(game_id, fields, moves) for game_id, fields, moves, _ in saves])
+
+
+def _screen_fences(
+    query: Query, saves: list[tuple[str, dict[str, Any], Sequence[dict[str, Any]], int]]
+) -> list[BaseException | None]:
+    """The fence of a batch of saves: each game's owner epoch read in one statement, its
+    rows locked until the batch commits (PostgreSQL), so that a takeover's increment
+    comes before or after the whole batch, never in the middle of it. A save whose
+    epoch is not its game's any more is refused with :class:`Fenced` and writes
+    nothing; the others are written as usual."""
+    ids = sorted({game_id for game_id, *_ in saves})
+    # A few statement shapes, not one per batch size: the list is padded to a power
+    # of two by repeating its last id (each shape is compiled and prepared once).
+    size = 1 << (len(ids) - 1).bit_length()
+    params = {f"g{k}": ids[min(k, len(ids) - 1)] for k in range(size)}
+    epochs = {game_id: epoch for game_id, epoch in query(_fence_query(size), params)}
+    return [
+        None
+        if epochs.get(game_id) == fence
+        else Fenced(f"game {game_id}: owner epoch {fence} is not the game's any more")
+        for game_id, _, _, fence in saves
+    ]
+
+
+@functools.cache
+def _fence_query(size: int) -> Select[Any]:
+    # Locked in the order of the ids: two batches (or a batch and a sweep) that share
+    # games take their locks in the same order and cannot deadlock on them.
+    return (
+        select(_GAMES_TABLE.c.id, _GAMES_TABLE.c.owner_epoch)
+        .where(_GAMES_TABLE.c.id.in_([bindparam(f"g{k}") for k in range(size)]))
+        .order_by(_GAMES_TABLE.c.id)
+        .with_for_update()
+    )
 
 
 # Core statements built once, with every value bound at execution: they are
