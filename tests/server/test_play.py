@@ -36,8 +36,9 @@ def test_guest_plays_the_computer_at_once(club):
     ws.send({"t": "move", "game": game, "move": move, "ply": 0, "id": 1})
     ack = ws.expect_type("ack", id=1)
     assert ack["v"] > state["v"]
-    # The computer answers by itself.
-    after = ws.expect(lambda m: m["t"] == "state" and len(m["moves"]) >= 2)
+    # The computer answers by itself (its first move may wait for the engine's
+    # kernels to compile on a fresh checkout).
+    after = ws.expect(lambda m: m["t"] == "state" and len(m["moves"]) >= 2, timeout=60)
     assert after["moves"][0] == move and after["turn"] == "x"
     assert after["last"]["by"] == "o"
     assert browser.get("/api/me").json()["games"] == [game]
