@@ -80,7 +80,7 @@ def bench_build(game: AtaxxTables) -> list[np.ndarray]:
     for e in game.layers():
         below = layers[-1] if layers else np.zeros(0, dtype=np.int8)
         t0 = time.perf_counter()
-        exits, moves = layer_exits(np.int64(e), np.int64(n), singles, doubles, binom,
+        exits, moves, _ = layer_exits(np.int64(e), np.int64(n), singles, doubles, binom,
                                    np.int64(game.stuck_lose), below)
         t1 = time.perf_counter()
         values = propagate_layer(exits, moves, game.context(e))
