@@ -179,15 +179,18 @@ def propagate_levels(exits, moves, over, ctx):
     the end) keeping its value, and a loser's the longest: its last child to reach
     the threshold is the farthest. Draws and finished games are at distance 0.
     Distances above 255 are stored as 255 (``longest`` says whether that happened).
+
+    The queue holds the levels one after the other, so a level is a stretch of it:
+    no level is stored per entry. Entries are ``int32`` (layers of up to 2^31
+    positions), the counters count down in a copy of ``moves``.
     """
     n = exits.size
     values = np.zeros(n, dtype=np.int8)
     settled = np.zeros(n, dtype=np.bool_)
     distance = np.zeros(n, dtype=np.uint8)
-    left = moves.astype(np.int32)
+    left = moves.copy()
     order, starts = _order_by_magnitude(exits)
-    queue = np.empty(n, dtype=np.int64)
-    level = np.empty(n, dtype=np.int32)
+    queue = np.empty(n, dtype=np.int32)
     out = np.empty(MAX_EDGES, dtype=np.int64)
     longest = 0
     for t in range(_TOP, 0, -1):
@@ -199,8 +202,8 @@ def propagate_levels(exits, moves, over, ctx):
                 values[i] = exits[i]
                 settled[i] = True
                 queue[tail] = i
-                level[tail] = 0
                 tail += 1
+        level_zero = tail
         for k in range(starts[t], starts[t + 1]):
             i = order[k]
             if settled[i]:
@@ -215,12 +218,15 @@ def propagate_levels(exits, moves, over, ctx):
             distance[i] = 1
             longest = max(longest, 1)
             queue[tail] = i
-            level[tail] = 1
             tail += 1
         head = 0
+        stop = level_zero
+        level = 0
         while head < tail:
-            i = queue[head]
-            next_level = level[head] + 1
+            if head == stop:
+                stop = tail
+                level += 1
+            i = np.int64(queue[head])
             head += 1
             won_by_parent = values[i] < 0
             count = parents(ctx, i, out)
@@ -236,11 +242,9 @@ def propagate_levels(exits, moves, over, ctx):
                         continue
                     values[p] = -t
                 settled[p] = True
-                distance[p] = min(next_level, 255)
-                if next_level > longest:
-                    longest = next_level
+                distance[p] = min(level + 1, 255)
+                longest = max(longest, level + 1)
                 queue[tail] = p
-                level[tail] = next_level
                 tail += 1
     return values, distance, longest
 
