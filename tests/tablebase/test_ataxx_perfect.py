@@ -14,6 +14,7 @@ from gameclub.ataxx.engine import Engine, SearchLimits
 from gameclub.ataxx.engine.tables import NoTables, TableProbe, default_tables, table_result
 from gameclub.ataxx.move import Move
 from gameclub.tablebase.ataxx import AtaxxProbe
+from gameclub.tablebase.values import encode
 
 from .conftest import ataxx_rules, board_of, outcome_value, positions
 
@@ -146,29 +147,85 @@ def test_master_plays_perfectly_from_the_tables(ataxx_probe, root_3x4):
         assert final is not None and final >= value
 
 
-def test_under_the_move_limit_only_draws_come_from_the_tables(ataxx_probe, root_3x4):
-    """The ``ataxx`` preset has the 100-halfmove limit: a table draw is its value too and
-    ``master`` plays a drawing move from the table; a table win goes to the search."""
+@pytest.mark.parametrize("size", [(2, 4), (3, 3)])
+def test_every_layers_longest_run_is_the_longest_line_of_perfect_play(ataxx_probe, size):
+    """The manifest's longest run of each layer, against a plain recursion over Board:
+    a winner at distance 1 clones or ends (1), further it plays any move that keeps
+    the value at the next distance; a loser plays anything."""
+    width, height = size
+    probe = ataxx_probe(width, height)
+    ruleset = ataxx_rules(width, height, "ataxx")
+    runs: dict[tuple[int, int], int] = {}
+
+    def run(board: Board) -> int:
+        us, them = probe._masks(board)
+        if (us, them) in runs:
+            return runs[(us, them)]
+        value, distance = probe.value_of(us, them), probe.distance_of(us, them)
+        longest = 0
+        if board.outcome() is None and value != 0:
+            longest = 1
+            for move in board.legal_moves:
+                plies = move_distance(probe, board, move)
+                board.push(move)
+                keeps = -probe.board_value(board) == value and plies == distance
+                if plies > 1 and (value < 0 or keeps):
+                    longest = max(longest, 1 + run(board))
+                board.pop()
+        runs[(us, them)] = longest
+        return longest
+
+    per_layer: dict[int, int] = {}
+    for us, them in positions(width * height):
+        layer, _ = probe.index(us, them)
+        length = run(board_of(us, them, width, height, ruleset))
+        per_layer[layer] = max(per_layer.get(layer, 0), length)
+    for layer, entry in probe.table.layers.items():
+        assert entry["longest_run"] == per_layer[layer], layer
+    assert probe.longest_run == max(per_layer.values()) > 1
+
+
+def test_under_the_move_limit_the_tables_serve_where_the_clock_leaves_room(ataxx_probe,
+                                                                         root_3x4):
+    """The ``ataxx`` preset has the 100-halfmove limit. Where ``master`` takes the table's
+    move, the exact solver under that limit (not the tables) gives the position the
+    table's value and the move keeps it; draws always come from the table, wins and
+    losses early in a run of jumps, not when the clock is about to run out."""
+    from gameclub.ataxx.engine.endgame import solve
+
     probe = ataxx_probe(3, 4)
     limited = ATAXX.replace(width=3, height=4)
     tables = TableProbe(root_3x4)
     rng = random.Random(4)
-    draws = wins = 0
-    for us, them in rng.sample(list(positions(12)), 3000):
+    served = {"draw": 0, "decided": 0, "late": 0}
+    solved = 0
+    for us, them in rng.sample(list(positions(12)), 4000):
+        clock = rng.choice((0, 40, 90, 99))
         board = board_of(us, them, 3, 4, limited)
-        if board.outcome() is not None or board.legal_moves == [Move.PASS]:
+        board.halfmove_clock = clock
+        if board.outcome() is not None or board.legal_moves == [Move.PASS] \
+                or board.empty.bit_count() > 6:
             continue
         value = probe.value_of(us, them)
         known = table_result(tables, board)
-        if value == 0:
-            draws += 1
-            assert known is not None
-            board.push(known.move)
-            assert probe.board_value(board) == 0, board.fen()
-        else:
-            wins += 1
-            assert known is None, board.fen()
-    assert draws > 10 and wins > 10
+        if known is None:
+            assert value != 0, board.fen()
+            served["late"] += clock >= 90
+            continue
+        served["draw" if value == 0 else "decided"] += 1
+        if solved >= 40:
+            continue
+        found = solve(board, max_nodes=20_000)
+        if found is None or not found.exact:
+            continue
+        solved += 1
+        assert encode(found.result, found.margin if found.result else 0) == value, board.fen()
+        board.push(known.move)
+        after = solve(board, max_nodes=20_000)
+        if after is not None and after.exact:
+            assert encode(-after.result, -after.margin if after.result else 0) == value
+    assert served["draw"] > 10 and served["decided"] > 10 and served["late"] > 10
+    assert solved >= 20
 
 
 def test_the_default_directory_is_used_and_missing_tables_are_no_error(

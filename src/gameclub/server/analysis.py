@@ -10,7 +10,8 @@ to a second for the largest Awele layers), so the server calls this in a thread.
 Ataxx: a small board without blocks, under rules that end the game as a table
 does (:func:`gameclub.tablebase.ataxx.table_rules_of`). Without a move limit the
 values are the game's; under one (the ``ataxx`` preset, unless a record's
-``RuleOptions`` says ``fifty=off``) only a table draw is sure to be, and each value
+``RuleOptions`` says ``fifty=off``) a value is the game's when the halfmove clock
+leaves room for the table's play (:meth:`AtaxxProbe.exact_under`), and each value
 says whether it is ``exact``. Awele: the ``awari`` and ``awele`` rule sets, positions
 with at most the table's seeds on the board; a value is the margin over the seeds
 left (what the side to move will still capture minus what the opponent will).
@@ -46,7 +47,6 @@ def ataxx_analysis(rules: str, options: str, position: str,
     from gameclub.ataxx.board import Board
     from gameclub.ataxx.engine.tables import TableProbe, default_tables
     from gameclub.ataxx.notation import rules_from_tags
-    from gameclub.tablebase.ataxx import AtaxxProbe
 
     try:
         ruleset = rules_from_tags(rules, options)
@@ -66,6 +66,12 @@ def ataxx_analysis(rules: str, options: str, position: str,
         return answer
     probe, exact = looked
     limit = ruleset.fifty_move_limit
+    table = tables.table(board.width, board.height, probe_rules(ruleset))
+    moves_exact = []
+    for m in probe.moves:
+        board.push(m.move)
+        moves_exact.append(table is not None and table.exact_under(board, limit))
+        board.pop()
     best = probe.best
     answer["table"] = {
         "value": _value_json(probe.value),
@@ -73,10 +79,19 @@ def ataxx_analysis(rules: str, options: str, position: str,
         "distance": probe.distance,
         "best": best.uci() if best is not None else None,
         "moves": [{"move": m.move.uci(), "value": _value_json(m.value),
-                   "exact": AtaxxProbe.exact_under(m.value, limit), "distance": m.distance}
-                  for m in probe.moves],
+                   "exact": exact_move, "distance": m.distance}
+                  for m, exact_move in zip(probe.moves, moves_exact, strict=True)],
     }
     return answer
+
+
+def probe_rules(ruleset: Any) -> str:
+    """The name of the table rules that serve ``ruleset`` (it has some: see lookup)."""
+    from gameclub.tablebase.ataxx import table_rules_of
+
+    found = table_rules_of(ruleset)
+    assert found is not None
+    return found[0]
 
 
 def _awele_table(rules: str, root: Path | None) -> Any:

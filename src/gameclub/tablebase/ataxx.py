@@ -332,6 +332,66 @@ def parents(ctx, i, out):
     return count
 
 
+# -- runs under a move limit -------------------------------------------------------
+
+
+@njit(cache=True)
+def layer_runs(values, distance, over, ctx):
+    """The longest run of non-clone plies from each position of a layer while the
+    side that wins it plays the table perfectly and the other anything: ``(runs,
+    longest)``, ``runs`` an ``int32`` per position (0 for draws and finished games).
+
+    A winner at distance 1 clones or ends the game: 1. A winner at distance ``d``
+    plays a move to a loser at ``d - 1`` of the same value (any of them, so the
+    largest run among them counts): 1 more than that loser's run. A loser may play
+    anything: 1 more than its longest child's run (a clone counts 1). Positions are
+    visited by value from the largest magnitude down, then by distance, so every
+    child's run is known first: a winner's children of its move are at ``d - 1``, a
+    loser's children are winners of at least its magnitude, at most its distance
+    less one when of the same one. Under a move limit a table win or loss is then
+    the game's value when the halfmove clock plus the run fits (and every later
+    run, which starts from a clock of 0, fits as well).
+    """
+    n = values.size
+    buckets = 128 * 256
+    counts = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(n):
+        v = np.int64(values[i])
+        if v != 0 and not over[i]:
+            counts[(127 - abs(v)) * 256 + np.int64(distance[i]) + 1] += 1
+    for k in range(1, buckets + 1):
+        counts[k] += counts[k - 1]
+    order = np.empty(counts[buckets], dtype=np.int32)
+    for i in range(n):
+        v = np.int64(values[i])
+        if v != 0 and not over[i]:
+            key = (127 - abs(v)) * 256 + np.int64(distance[i])
+            order[counts[key]] = i
+            counts[key] += 1
+    runs = np.zeros(n, dtype=np.int32)
+    out = np.empty(retro.MAX_EDGES, dtype=np.int64)
+    longest = 0
+    for k in range(order.size):
+        i = np.int64(order[k])
+        v = np.int64(values[i])
+        d = np.int64(distance[i])
+        run = 1
+        if v > 0:
+            if d > 1:
+                count = children(ctx, i, out)
+                for j in range(count):
+                    c = out[j]
+                    if np.int64(values[c]) == -v and np.int64(distance[c]) == d - 1:
+                        run = max(run, 1 + runs[c])
+        else:
+            count = children(ctx, i, out)
+            for j in range(count):
+                run = max(run, 1 + runs[out[j]])
+        runs[i] = run
+        longest = max(longest, run)
+    return runs, longest
+
+
 # -- the table of one board ---------------------------------------------------------
 
 
@@ -381,9 +441,10 @@ class AtaxxTables:
         return (np.int64(layer), np.int64(self.geometry.squares), singles, doubles, binom,
                 np.int64(self.stuck_lose))
 
-    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
-                    method: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-        """The values of ``layer`` and, by ``propagate``, its distances too."""
+    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray], method: str
+                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, dict[str, int]]:
+        """The values of ``layer`` and, by ``propagate``, its distances too, with the
+        layer's longest distance and longest run (:func:`layer_runs`)."""
         singles, doubles, binom = self._tables
         below = lower(layer - 1) if layer > 0 else np.zeros(0, dtype=np.int8)
         exits, moves, over = layer_exits(np.int64(layer), np.int64(self.geometry.squares),
@@ -397,7 +458,10 @@ class AtaxxTables:
         if longest > MAX_DISTANCE:
             raise RuntimeError(f"layer {layer}: a distance of {longest} plies does not fit "
                                "the distance byte")
-        return values, distance
+        del exits, moves
+        _, run = layer_runs(values, distance, over, self.context(layer))
+        # The manifest keeps the layer's longest run: what a move limit must leave room for.
+        return values, distance, {"longest_distance": int(longest), "longest_run": int(run)}
 
 
 def table_ruleset(width: int, height: int, rules: str = "ataxx") -> RuleSet:
@@ -506,6 +570,10 @@ class AtaxxProbe:
         self.ruleset = table_ruleset(self.width, self.height, self.rules)
         self.has_distances = bool(table.layers) and all(
             table.has_distance(layer) for layer in table.layers)
+        runs = [entry.get("longest_run") for entry in table.layers.values()]
+        #: the longest run of non-clone plies of the table (None: not recorded).
+        self.longest_run: int | None = (max(int(r) for r in runs if r is not None)
+                                        if runs and None not in runs else None)
 
     @classmethod
     def open(cls, root: Path, width: int, height: int, rules: str = "ataxx") -> AtaxxProbe:
@@ -587,16 +655,27 @@ class AtaxxProbe:
         """The move that plays the table perfectly (see :attr:`Probe.best`)."""
         return self.probe(board).best
 
-    @staticmethod
-    def exact_under(value: int, limit: int | None) -> bool:
-        """Whether a table value is the game's value under a move limit as well.
+    def exact_under(self, board: Board, limit: int | None) -> bool:
+        """Whether the table's value of ``board`` is the game's value under a move
+        ``limit`` (``None``: no limit, the table's own rules) as well.
 
-        Without a limit the rules are the table's. Under a limit a table draw is
-        exact: each side keeps at least 0 by the table's drawing moves, and the
-        limit's end is a draw too. A table win may not be reached before the limit
-        (the limit then gives a draw or a smaller win), so it is not.
+        A table draw always is: each side keeps at least 0 by the table's moves, and
+        the limit's end is a draw too. A win or loss is when the halfmove clock plus
+        the longest run of the position's layer (:func:`layer_runs`) fits the limit,
+        and so does the longest run of the whole table (every later run starts from
+        a clock of 0): the winner's perfect play then reaches each clone, and the
+        end, before the limit. Tables built without runs answer no.
         """
-        return limit is None or value == 0
+        if limit is None:
+            return True
+        if self.board_value(board) == 0:
+            return True
+        if self.longest_run is None:
+            return False
+        us, them = self._masks(board)
+        layer, _ = self.index(us, them)
+        run = int(self.table.layers[layer]["longest_run"])
+        return self.longest_run <= limit and board.halfmove_clock + run <= limit
 
 
 #: the in-layer solvers of :mod:`gameclub.tablebase.retro` compiled with these kernels.

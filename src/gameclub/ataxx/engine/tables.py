@@ -6,9 +6,10 @@ table serves a game whose rules end it as the table's do
 a side with no move passing (``ataxx`` tables) or losing (``site-2005`` tables).
 Without a move limit the table is the game itself, and ``master`` plays the
 perfect move (:attr:`gameclub.tablebase.ataxx.Probe.best`) without searching.
-Under a move limit (the ``ataxx`` preset's 100 halfmoves) only a table draw is
-sure to be the game's value (:meth:`AtaxxProbe.exact_under`): ``master`` then
-plays a drawing move, and searches as before in a table win or loss.
+Under a move limit (the ``ataxx`` preset's 100 halfmoves) the table's value is the
+game's for a draw, and for a win or loss when the halfmove clock leaves room for
+the longest run of non-clone plies the table's perfect play may take
+(:meth:`AtaxxProbe.exact_under`); elsewhere ``master`` searches as before.
 
 :class:`TableProbe` finds the tables in the default table directory
 (``$GAMECLUB_TABLEBASES``, else ``~/.local/share/gameclub/tablebases``) once per
@@ -63,7 +64,7 @@ class TableProbe:
     def lookup(self, board: Board) -> tuple[Probe, bool] | None:
         """``(probe, exact)`` of ``board``: the table's value and every move's, and whether
         the value is the game's under ``board``'s rules; ``None`` with no table."""
-        from gameclub.tablebase.ataxx import AtaxxProbe, TableError, table_rules_of
+        from gameclub.tablebase.ataxx import TableError, table_rules_of
 
         found = table_rules_of(board.rules)
         if found is None or board.blocks:
@@ -73,10 +74,9 @@ class TableProbe:
         if table is None:
             return None
         try:
-            probe = table.probe(board)
+            return table.probe(board), table.exact_under(board, limit)
         except (TableError, ValueError):
             return None
-        return probe, AtaxxProbe.exact_under(probe.value, limit)
 
     def perfect_move(self, board: Board) -> tuple[Move, int] | None:
         """``(move, value)``: the table's perfect move when its value is the game's."""
