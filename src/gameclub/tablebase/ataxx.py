@@ -544,7 +544,7 @@ def table_rules_of(rules: RuleSet) -> tuple[str, int | None] | None:
     A table serves a rule set whose ends are the table's, apart from a move limit:
     no blocks, no repetition rule, ties drawn, and a side with no move passes
     (``ataxx`` tables) or loses (``site-2005`` tables). The limit is returned apart:
-    under it only a table draw is sure to be the game's value (see
+    under it a table value is the game's only where the clock leaves room (see
     :meth:`AtaxxProbe.exact_under`).
     """
     if rules.blocks or rules.repetition or rules.tie is not TiePolicy.DRAW:
