@@ -47,6 +47,7 @@ from gameclub.tablebase.ataxx import (
     layer_exits,
     parse_size,
     propagate_layer,
+    propagate_levels_layer,
     table_ruleset,
 )
 from gameclub.tablebase.build import build
@@ -66,7 +67,9 @@ def packed(codes: np.ndarray) -> bytes:
     return (quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6).tobytes()
 
 
-def bench_build(game: AtaxxTables) -> list[np.ndarray]:
+def bench_build(game: AtaxxTables, iterate: bool = True) -> list[np.ndarray]:
+    """Per layer: the exits, then the same layer by propagation, by propagation with
+    distances (level by level, what the build runs) and by iteration (the peers)."""
     singles, doubles, binom = game.geometry.tables()
     n = game.geometry.squares
     # compile (or load) every kernel on a small board first
@@ -74,38 +77,48 @@ def bench_build(game: AtaxxTables) -> list[np.ndarray]:
     build_in_memory(small, "propagate")
     build_in_memory(small, "iterate")
     print(f"{'layer':>5} {'positions':>12} {'exits s':>8} {'propagate s':>12} "
-          f"{'iterate s':>10} {'sweeps':>7}")
+          f"{'levels s':>9} {'iterate s':>10} {'sweeps':>7}")
     layers: list[np.ndarray] = []
-    totals = [0.0, 0.0, 0.0]
+    totals = [0.0, 0.0, 0.0, 0.0]
     for e in game.layers():
         below = layers[-1] if layers else np.zeros(0, dtype=np.int8)
         t0 = time.perf_counter()
-        exits, moves = layer_exits(np.int64(e), np.int64(n), singles, doubles, binom,
-                                   np.int64(game.stuck_lose), below)
+        exits, moves, over = layer_exits(np.int64(e), np.int64(n), singles, doubles, binom,
+                                         np.int64(game.stuck_lose), below)
         t1 = time.perf_counter()
         values = propagate_layer(exits, moves, game.context(e))
         t2 = time.perf_counter()
-        iterated, sweeps = iterate_layer(exits, moves, game.context(e))
+        levelled, _, _ = propagate_levels_layer(exits, moves, over, game.context(e))
         t3 = time.perf_counter()
-        if not np.array_equal(values, iterated):
-            raise SystemExit(f"layer {e}: the two methods disagree")
+        sweeps = 0
+        if iterate:
+            iterated, sweeps = iterate_layer(exits, moves, game.context(e))
+            if not np.array_equal(values, iterated):
+                raise SystemExit(f"layer {e}: the two methods disagree")
+        t4 = time.perf_counter()
+        if not np.array_equal(values, levelled):
+            raise SystemExit(f"layer {e}: propagation with levels disagrees")
         layers.append(values)
-        for k, dt in enumerate((t1 - t0, t2 - t1, t3 - t2)):
+        for k, dt in enumerate((t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
             totals[k] += dt
-        print(f"{e:>5} {values.size:>12,} {t1 - t0:>8.2f} {t2 - t1:>12.2f} {t3 - t2:>10.2f} "
-              f"{sweeps:>7}")
+        print(f"{e:>5} {values.size:>12,} {t1 - t0:>8.2f} {t2 - t1:>12.2f} {t3 - t2:>9.2f} "
+              f"{t4 - t3:>10.2f} {sweeps:>7}")
     print(f"{'all':>5} {sum(v.size for v in layers):>12,} {totals[0]:>8.2f} {totals[1]:>12.2f} "
-          f"{totals[2]:>10.2f}")
+          f"{totals[2]:>9.2f} {totals[3]:>10.2f}")
     print(f"build (exits + propagate): {totals[0] + totals[1]:.1f} s; "
-          f"with iterate: {totals[0] + totals[2]:.1f} s; "
-          f"in-layer ratio iterate / propagate: {totals[2] / totals[1]:.2f}")
+          f"with distances (levels): {totals[0] + totals[2]:.1f} s; "
+          f"levels / propagate: {totals[2] / totals[1]:.2f}")
+    if iterate:
+        print(f"with iterate: {totals[0] + totals[3]:.1f} s; "
+              f"in-layer ratio iterate / propagate: {totals[3] / totals[1]:.2f}")
     return layers
 
 
 def build_in_memory(game: AtaxxTables, method: str) -> None:
     lower: list[np.ndarray] = []
     for e in game.layers():
-        lower.append(game.solve_layer(e, lambda k: lower[k], method))
+        solved = game.solve_layer(e, lambda k: lower[k], method)
+        lower.append(solved[0] if isinstance(solved, tuple) else solved)
 
 
 def bench_compression(layers: list[np.ndarray], table_path: Path) -> None:
@@ -384,6 +397,10 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=20_000)
     parser.add_argument("--solver-empties", type=int, default=6)
     parser.add_argument("--solver-positions", type=int, default=20)
+    parser.add_argument("--no-iterate", action="store_true",
+                        help="ataxx: leave out the iteration (the slow peer)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="ataxx: stop after the layer timings")
     args = parser.parse_args()
     if args.game == "awele":
         if args.table:
@@ -396,7 +413,9 @@ def main() -> None:
     game = AtaxxTables(width, height, args.rules or "ataxx")
     print(f"{game.name}: {3 ** game.geometry.squares:,} positions; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    layers = bench_build(game)
+    layers = bench_build(game, iterate=not args.no_iterate)
+    if args.build_only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = args.dir or Path(tmp)
         t0 = time.perf_counter()

@@ -1,4 +1,5 @@
-"""Print the docs' table of small Ataxx boards: the start position's value and each first move's.
+"""Print the docs' tables of small Ataxx boards: the start position's value and each first
+move's, then the distances (plies to the next clone with best play).
 
     .venv/bin/python scripts/tablebase_start_values.py --dir DIR
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+import numpy as np
 
 from gameclub.ataxx import Board
 from gameclub.ataxx.rules import StartLayout
@@ -51,6 +54,28 @@ def main() -> None:
                               for v, ms in sorted(groups.items(), reverse=True)) or "(over)"
             print(f"| {width}x{height} | {rules} | `{board.fen()}` | **{words(found.value)}** "
                   f"| {moves} |")
+    print()
+    print("| board | rules | start: plies to the first clone | perfect first move "
+          "| longest distance in the table | positions at it |")
+    print("|---|---|---:|---|---:|---:|")
+    for rules in ("ataxx", "site-2005"):
+        for width, height in BOARDS:
+            try:
+                probe = AtaxxProbe.open(args.dir, width, height, rules)
+            except TableError:
+                continue
+            if not probe.has_distances:
+                continue
+            ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
+            board = Board(ruleset.start_fen(), ruleset)
+            found = probe.probe(board)
+            longest = max(int(np.asarray(probe.table.distance(layer)).max())
+                          for layer in probe.table.layers)
+            at = sum(int(np.count_nonzero(np.asarray(probe.table.distance(layer)) == longest))
+                     for layer in probe.table.layers)
+            best = found.best.uci() if found.best else "-"
+            print(f"| {width}x{height} | {rules} | {found.distance} | {best} | {longest} "
+                  f"| {at:,} |")
 
 
 if __name__ == "__main__":

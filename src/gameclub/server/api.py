@@ -563,6 +563,22 @@ async def check_setup(request: Request) -> Response:
     )
 
 
+async def analysis(request: Request) -> Response:
+    """The endgame tables' value of a position and of each of its moves (``table``:
+    ``null`` where no table covers it); in a thread, as a first probe checks a file."""
+    from gameclub.server.analysis import MAX_POSITION_CHARS, table_analysis
+
+    params = request.query_params
+    position = params.get("position")
+    if not position or not position.strip():
+        raise bad_field("give position=... (an Ataxx FEN or an Awele position)")
+    if len(position) > MAX_POSITION_CHARS:
+        raise bad_field(f"position: at most {MAX_POSITION_CHARS} characters")
+    return JSONResponse(await asyncio.to_thread(
+        table_analysis, params.get("game", "ataxx"), params.get("rules"),
+        params.get("options", ""), position.strip()))
+
+
 async def board_statistics(request: Request) -> Response:
     return JSONResponse({"boards": await game_store.board_stats(club_of(request).db)})
 
@@ -795,6 +811,7 @@ routes = [
     Route("/api/blocks/gallery", blocks_gallery, methods=["GET"]),
     Route("/api/setup", check_setup, methods=["GET"]),
     Route("/api/stats/boards", board_statistics, methods=["GET"]),
+    Route("/api/analysis", analysis, methods=["GET"]),
     Route("/api/lobby", lobby, methods=["GET"]),
     Route("/api/seeks", create_seek, methods=["POST"]),
     Route("/api/seeks/{seek_id}", cancel_seek, methods=["DELETE"]),

@@ -35,7 +35,7 @@ from gameclub.ataxx import bitboard
 from gameclub.ataxx.bitboard import popcount
 from gameclub.ataxx.board import Board
 from gameclub.ataxx.move import Move
-from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy
+from gameclub.ataxx.rules import ATAXX, RuleSet, StuckPolicy, TiePolicy
 from gameclub.tablebase import retro
 from gameclub.tablebase.storage import MANIFEST, TableDir, TableError
 from gameclub.tablebase.values import NO_EXIT, RESULT_STEP, wdl_codes
@@ -43,6 +43,8 @@ from gameclub.tablebase.values import NO_EXIT, RESULT_STEP, wdl_codes
 #: the rule variants with a table, by the name the command line uses.
 STUCK_RULES = {"ataxx": 0, "site-2005": 1}
 MAX_SQUARES = 25
+#: the longest distance the distance byte holds (a longer one stops the build).
+MAX_DISTANCE = 255
 _MAX_MOVES = 1024
 
 
@@ -205,13 +207,14 @@ def _jumped(us, them, frm, to, singles):
 
 @njit(cache=True)
 def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
-    """``exits`` and ``moves`` of layer ``e`` (see :mod:`gameclub.tablebase.retro`).
+    """``exits``, ``moves`` and ``over`` of layer ``e`` (see :mod:`gameclub.tablebase.retro`).
 
     ``lower`` holds the values of layer ``e - 1``, where every clone lands.
     """
     size = binom[n, e] << (n - e)
     exits = np.empty(size, dtype=np.int8)
     moves = np.zeros(size, dtype=np.uint16)
+    over_at = np.zeros(size, dtype=np.bool_)
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     for i in range(size):
         us, them = decode(e, np.int64(i), n, binom)
@@ -219,6 +222,7 @@ def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
         if over != NO_EXIT or passes:
             exits[i] = over
             moves[i] = passes
+            over_at[i] = over != NO_EXIT
             continue
         empty = full & ~(us | them)
         best = np.int64(NO_EXIT)
@@ -240,7 +244,7 @@ def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
             bb &= bb - np.uint64(1)
             count += popcount(doubles[frm] & empty)
         moves[i] = count
-    return exits, moves
+    return exits, moves, over_at
 
 
 @njit(inline="always", cache=True)
@@ -328,6 +332,66 @@ def parents(ctx, i, out):
     return count
 
 
+# -- runs under a move limit -------------------------------------------------------
+
+
+@njit(cache=True)
+def layer_runs(values, distance, over, ctx):
+    """The longest run of non-clone plies from each position of a layer while the
+    side that wins it plays the table perfectly and the other anything: ``(runs,
+    longest)``, ``runs`` an ``int32`` per position (0 for draws and finished games).
+
+    A winner at distance 1 clones or ends the game: 1. A winner at distance ``d``
+    plays a move to a loser at ``d - 1`` of the same value (any of them, so the
+    largest run among them counts): 1 more than that loser's run. A loser may play
+    anything: 1 more than its longest child's run (a clone counts 1). Positions are
+    visited by value from the largest magnitude down, then by distance, so every
+    child's run is known first: a winner's children of its move are at ``d - 1``, a
+    loser's children are winners of at least its magnitude, at most its distance
+    less one when of the same one. Under a move limit a table win or loss is then
+    the game's value when the halfmove clock plus the run fits (and every later
+    run, which starts from a clock of 0, fits as well).
+    """
+    n = values.size
+    buckets = 128 * 256
+    counts = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(n):
+        v = np.int64(values[i])
+        if v != 0 and not over[i]:
+            counts[(127 - abs(v)) * 256 + np.int64(distance[i]) + 1] += 1
+    for k in range(1, buckets + 1):
+        counts[k] += counts[k - 1]
+    order = np.empty(counts[buckets], dtype=np.int32)
+    for i in range(n):
+        v = np.int64(values[i])
+        if v != 0 and not over[i]:
+            key = (127 - abs(v)) * 256 + np.int64(distance[i])
+            order[counts[key]] = i
+            counts[key] += 1
+    runs = np.zeros(n, dtype=np.int32)
+    out = np.empty(retro.MAX_EDGES, dtype=np.int64)
+    longest = 0
+    for k in range(order.size):
+        i = np.int64(order[k])
+        v = np.int64(values[i])
+        d = np.int64(distance[i])
+        run = 1
+        if v > 0:
+            if d > 1:
+                count = children(ctx, i, out)
+                for j in range(count):
+                    c = out[j]
+                    if np.int64(values[c]) == -v and np.int64(distance[c]) == d - 1:
+                        run = max(run, 1 + runs[c])
+        else:
+            count = children(ctx, i, out)
+            for j in range(count):
+                run = max(run, 1 + runs[out[j]])
+        runs[i] = run
+        longest = max(longest, run)
+    return runs, longest
+
+
 # -- the table of one board ---------------------------------------------------------
 
 
@@ -377,16 +441,27 @@ class AtaxxTables:
         return (np.int64(layer), np.int64(self.geometry.squares), singles, doubles, binom,
                 np.int64(self.stuck_lose))
 
-    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
-                    method: str) -> np.ndarray:
+    def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray], method: str
+                    ) -> np.ndarray | tuple[np.ndarray, np.ndarray, dict[str, int]]:
+        """The values of ``layer`` and, by ``propagate``, its distances too, with the
+        layer's longest distance and longest run (:func:`layer_runs`)."""
         singles, doubles, binom = self._tables
         below = lower(layer - 1) if layer > 0 else np.zeros(0, dtype=np.int8)
-        exits, moves = layer_exits(np.int64(layer), np.int64(self.geometry.squares), singles,
-                                   doubles, binom, np.int64(self.stuck_lose), below)
+        exits, moves, over = layer_exits(np.int64(layer), np.int64(self.geometry.squares),
+                                         singles, doubles, binom, np.int64(self.stuck_lose),
+                                         below)
         if method == "iterate":
             values, _ = iterate_layer(exits, moves, self.context(layer))
             return values
-        return propagate_layer(exits, moves, self.context(layer))
+        values, distance, longest = propagate_levels_layer(exits, moves, over,
+                                                           self.context(layer))
+        if longest > MAX_DISTANCE:
+            raise RuntimeError(f"layer {layer}: a distance of {longest} plies does not fit "
+                               "the distance byte")
+        del exits, moves
+        _, run = layer_runs(values, distance, over, self.context(layer))
+        # The manifest keeps the layer's longest run: what a move limit must leave room for.
+        return values, distance, {"longest_distance": int(longest), "longest_run": int(run)}
 
 
 def table_ruleset(width: int, height: int, rules: str = "ataxx") -> RuleSet:
@@ -419,6 +494,10 @@ class MoveValue:
     move: Move
     #: the stored value for the side that plays the move (see gameclub.tablebase.values).
     value: int
+    #: plies from the move to the next clone or the end with best play, the move
+    #: included (1 for a clone or a move that ends the game); ``None`` when the table
+    #: keeps no distances.
+    distance: int | None = None
 
 
 @dataclass(frozen=True)
@@ -427,14 +506,27 @@ class Probe:
 
     value: int
     moves: list[MoveValue]
+    #: plies to the next clone or the end with best play (0: over, or a draw).
+    distance: int | None = None
 
     @property
     def best(self) -> Move | None:
-        """The first move of highest value (moves in the board's order)."""
+        """The perfect move: the highest value, then, when it is a win, the shortest
+        distance, when a loss the longest (the first in the board's order among equals).
+
+        From a won position this realises at least the stored value whatever the
+        opponent does: each of its moves keeps the value, and inside a layer, while
+        the opponent keeps it too, the distance falls by one a ply, so a clone or the
+        end comes; an opponent's mistake only raises the value.
+        """
         if not self.moves:
             return None
         top = max(m.value for m in self.moves)
-        return next(m.move for m in self.moves if m.value == top)
+        keep = [m for m in self.moves if m.value == top]
+        if top != 0 and all(m.distance is not None for m in keep):
+            pick = min if top > 0 else max
+            return pick(keep, key=lambda m: m.distance or 0).move
+        return keep[0].move
 
 
 def _compact(bitboard: int, width: int, height: int) -> int:
@@ -444,6 +536,24 @@ def _compact(bitboard: int, width: int, height: int) -> int:
             if bitboard >> (rank * 8 + file) & 1:
                 mask |= 1 << (rank * width + file)
     return mask
+
+
+def table_rules_of(rules: RuleSet) -> tuple[str, int | None] | None:
+    """Which table serves a game under ``rules``: ``(table rules, move limit)``, or ``None``.
+
+    A table serves a rule set whose ends are the table's, apart from a move limit:
+    no blocks, no repetition rule, ties drawn, and a side with no move passes
+    (``ataxx`` tables) or loses (``site-2005`` tables). The limit is returned apart:
+    under it a table value is the game's only where the clock leaves room (see
+    :meth:`AtaxxProbe.exact_under`).
+    """
+    if rules.blocks or rules.repetition or rules.tie is not TiePolicy.DRAW:
+        return None
+    if rules.stuck is StuckPolicy.PASS:
+        return "ataxx", rules.fifty_move_limit
+    if rules.stuck is StuckPolicy.LOSE:
+        return "site-2005", rules.fifty_move_limit
+    return None
 
 
 class AtaxxProbe:
@@ -457,6 +567,13 @@ class AtaxxProbe:
         self.geometry = Geometry(self.width, self.height)
         self.n = self.geometry.squares
         _, _, self.binom = self.geometry.tables()
+        self.ruleset = table_ruleset(self.width, self.height, self.rules)
+        self.has_distances = bool(table.layers) and all(
+            table.has_distance(layer) for layer in table.layers)
+        runs = [entry.get("longest_run") for entry in table.layers.values()]
+        #: the longest run of non-clone plies of the table (None: not recorded).
+        self.longest_run: int | None = (max(int(r) for r in runs if r is not None)
+                                        if runs and None not in runs else None)
 
     @classmethod
     def open(cls, root: Path, width: int, height: int, rules: str = "ataxx") -> AtaxxProbe:
@@ -484,30 +601,85 @@ class AtaxxProbe:
         e, i = self.index(us, them)
         return int(self.table.values(e)[i])
 
+    def distance_of(self, us: int, them: int) -> int:
+        """Plies to the next clone or the end with best play (0: over, or a draw);
+        ``TableError`` when the table keeps no distances."""
+        e, i = self.index(us, them)
+        return int(self.table.distance(e)[i])
+
     def wdl_of(self, us: int, them: int) -> int:
         """The 2-bit code (gameclub.tablebase.values.WDL_*) from the compressed table."""
         e, i = self.index(us, them)
         return self.table.wdl(e).code(i)
 
-    def board_value(self, board: Board) -> int:
+    def _masks(self, board: Board) -> tuple[int, int]:
         self._check(board)
         us = _compact(board.pieces(board.turn), self.width, self.height)
         them = _compact(board.pieces(board.turn.other), self.width, self.height)
-        return self.value_of(us, them)
+        return us, them
+
+    def board_value(self, board: Board) -> int:
+        return self.value_of(*self._masks(board))
+
+    def board_distance(self, board: Board) -> int:
+        return self.distance_of(*self._masks(board))
+
+    def _own_rules(self, board: Board) -> Board:
+        """``board`` under the table's rules (the same pieces, side and clock)."""
+        if board.rules == self.ruleset:
+            return board
+        return Board(board.fen(), self.ruleset)
 
     def probe(self, board: Board) -> Probe:
-        """The value of ``board`` and of each of its legal moves (none when it is over)."""
+        """The value of ``board`` and of each of its legal moves (none when it is over),
+        all under the table's rules, with distances when the table keeps them."""
+        board = self._own_rules(board)
         value = self.board_value(board)
+        distance = self.board_distance(board) if self.has_distances else None
         moves = []
         if board.outcome() is None:
             for move in board.legal_moves:
                 board.push(move)
-                moves.append(MoveValue(move, -self.board_value(board)))
+                child = -self.board_value(board)
+                further: int | None = None
+                if self.has_distances:
+                    # A clone leaves the layer and an end stops the count: one ply.
+                    leaves = move.to_square is not None and move.from_square is None
+                    further = 1 if leaves or board.outcome() is not None \
+                        else 1 + self.board_distance(board)
                 board.pop()
-        return Probe(value, moves)
+                moves.append(MoveValue(move, child, further))
+        return Probe(value, moves, distance)
 
+    def perfect_move(self, board: Board) -> Move | None:
+        """The move that plays the table perfectly (see :attr:`Probe.best`)."""
+        return self.probe(board).best
+
+    def exact_under(self, board: Board, limit: int | None) -> bool:
+        """Whether the table's value of ``board`` is the game's value under a move
+        ``limit`` (``None``: no limit, the table's own rules) as well.
+
+        A table draw always is: each side keeps at least 0 by the table's moves, and
+        the limit's end is a draw too. A win or loss is when the halfmove clock plus
+        the longest run of the position's layer (:func:`layer_runs`) fits the limit,
+        and so does the longest run of the whole table (every later run starts from
+        a clock of 0): the winner's perfect play then reaches each clone, and the
+        end, before the limit. Tables built without runs answer no.
+        """
+        if limit is None:
+            return True
+        if self.board_value(board) == 0:
+            return True
+        if self.longest_run is None:
+            return False
+        us, them = self._masks(board)
+        layer, _ = self.index(us, them)
+        run = int(self.table.layers[layer]["longest_run"])
+        return self.longest_run <= limit and board.halfmove_clock + run <= limit
 
 
 #: the in-layer solvers of :mod:`gameclub.tablebase.retro` compiled with these kernels.
 propagate_layer = retro.specialise(retro.propagate, "ataxx", (bitboard,), parents=parents)
 iterate_layer = retro.specialise(retro.iterate, "ataxx", (bitboard,), children=children)
+propagate_levels_layer = retro.specialise(retro.propagate_levels, "ataxx", (bitboard,),
+                                          parents=parents)

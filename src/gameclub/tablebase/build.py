@@ -56,9 +56,10 @@ class LayeredGame(Protocol):
     def layer_size(self, layer: int) -> int: ...
 
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray],
-                    method: str) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+                    method: str) -> np.ndarray | tuple[np.ndarray, ...] | tuple[Any, ...]:
         """The values (``int8``) of ``layer``; ``lower(k)`` gives a finished layer. A game
-        that keeps distances returns ``(values, distances)`` (``uint8``)."""
+        that keeps distances returns ``(values, distances)`` (``uint8``), and may add a
+        dict of figures about the layer for the manifest: ``(values, distances, notes)``."""
         ...
 
     def wdl_codes(self, values: np.ndarray) -> np.ndarray:
@@ -182,11 +183,17 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
         else:
             solved = game.solve_layer_on(cluster, path, layer, lower,  # type: ignore[attr-defined]
                                          method)
-        values, distance = solved if isinstance(solved, tuple) else (solved, None)
+        notes: dict[str, Any] = {}
+        if isinstance(solved, tuple):
+            values, distance = solved[0], solved[1]
+            if len(solved) > 2:
+                notes = dict(solved[2])
+        else:
+            values, distance = solved, None
         if values.shape != (sizes[layer],) or values.dtype != np.int8:
             raise RuntimeError(f"layer {layer}: the game returned {values.shape} "
                                f"{values.dtype}, not ({sizes[layer]},) int8")
-        table.add_layer(layer, values, to_bytes(game.wdl_codes(values), block), distance)
+        table.add_layer(layer, values, to_bytes(game.wdl_codes(values), block), distance, notes)
         # Lower layers are read back memory-mapped: the page cache holds them once,
         # instead of a copy in this process as well.
         del solved, values, distance

@@ -132,14 +132,17 @@ def _cmd_probe(args: argparse.Namespace) -> int:
             "position": board.fen(),
             "rules": rules,
             "value": _value_json(found.value),
+            "distance": found.distance,
             "best": best.uci() if best else None,
-            "moves": [{"move": m.move.uci(), "value": _value_json(m.value)}
-                      for m in found.moves],
+            "moves": [{"move": m.move.uci(), "value": _value_json(m.value),
+                       "distance": m.distance} for m in found.moves],
         }))
         return 0
-    print(f"value {_value_text(found.value)} best {best.uci() if best else '-'}")
+    plies = "" if found.distance is None else f", {found.distance} plies to the next clone"
+    print(f"value {_value_text(found.value)}{plies} best {best.uci() if best else '-'}")
     for m in sorted(found.moves, key=lambda m: -m.value):
-        print(f"  {m.move.uci():6} {_value_text(m.value)}")
+        print(f"  {m.move.uci():6} {_value_text(m.value)}"
+              + ("" if m.distance is None else f"  ({m.distance} plies)"))
     return 0
 
 

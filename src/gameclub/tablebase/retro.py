@@ -36,6 +36,14 @@ and lists its parents once, so the work is one pass over the layer's edges.
 its win), swept over the whole layer until nothing changes; the value is the
 median of ``low``, 0 and ``high``. Every sweep walks every edge again, and the
 number of sweeps is the length of the longest forced line inside the layer.
+
+:func:`propagate_levels` is :func:`propagate` settling each threshold breadth first,
+level by level, so that it also gives every position its distance: the plies to the
+move that leaves the layer (or to the game's end) with best play, the winner
+hurrying and the loser delaying. A player that keeps the value and, when winning,
+takes the shortest distance (the longest when losing) plays the table perfectly: a
+won position's value is realised however the opponent plays. It needs ``over[i]``,
+whether position ``i`` is a finished game (distance 0).
 """
 
 from __future__ import annotations
@@ -159,6 +167,86 @@ def propagate(exits, moves, ctx):
                 queue[tail] = p
                 tail += 1
     return values
+
+
+def propagate_levels(exits, moves, over, ctx):
+    """:func:`propagate` that also measures distances: ``(values, distances, longest)``.
+
+    Inside a threshold, positions are settled breadth first, one level at a time: a
+    finished game (``over[i]``) is at level 0, a position whose exit decides it at
+    level 1, and a position settled by a child at level ``L`` at level ``L + 1``. So
+    a winner's distance is the shortest way to the move that leaves the layer (or
+    the end) keeping its value, and a loser's the longest: its last child to reach
+    the threshold is the farthest. Draws and finished games are at distance 0.
+    Distances above 255 are stored as 255 (``longest`` says whether that happened).
+
+    The queue holds the levels one after the other, so a level is a stretch of it:
+    no level is stored per entry. Entries are ``int32`` (layers of up to 2^31
+    positions), the counters count down in a copy of ``moves``.
+    """
+    n = exits.size
+    values = np.zeros(n, dtype=np.int8)
+    settled = np.zeros(n, dtype=np.bool_)
+    distance = np.zeros(n, dtype=np.uint8)
+    left = moves.copy()
+    order, starts = _order_by_magnitude(exits)
+    queue = np.empty(n, dtype=np.int32)
+    out = np.empty(MAX_EDGES, dtype=np.int64)
+    longest = 0
+    for t in range(_TOP, 0, -1):
+        tail = 0
+        # Level 0 first, then level 1, so that the queue stays in level order.
+        for k in range(starts[t], starts[t + 1]):
+            i = order[k]
+            if over[i] and not settled[i]:
+                values[i] = exits[i]
+                settled[i] = True
+                queue[tail] = i
+                tail += 1
+        level_zero = tail
+        for k in range(starts[t], starts[t + 1]):
+            i = order[k]
+            if settled[i]:
+                continue
+            if exits[i] == t:
+                values[i] = t
+            elif left[i] == 0:
+                values[i] = -t
+            else:
+                continue
+            settled[i] = True
+            distance[i] = 1
+            longest = max(longest, 1)
+            queue[tail] = i
+            tail += 1
+        head = 0
+        stop = level_zero
+        level = 0
+        while head < tail:
+            if head == stop:
+                stop = tail
+                level += 1
+            i = np.int64(queue[head])
+            head += 1
+            won_by_parent = values[i] < 0
+            count = parents(ctx, i, out)
+            for k in range(count):
+                p = out[k]
+                if settled[p]:
+                    continue
+                if won_by_parent:
+                    values[p] = t
+                else:
+                    left[p] -= 1
+                    if left[p] != 0 or exits[p] > -t:
+                        continue
+                    values[p] = -t
+                settled[p] = True
+                distance[p] = min(level + 1, 255)
+                longest = max(longest, level + 1)
+                queue[tail] = p
+                tail += 1
+    return values, distance, longest
 
 
 def iterate(exits, moves, ctx):

@@ -129,8 +129,10 @@ class TableDir:
         return bool(self.manifest.get("complete"))
 
     def add_layer(self, layer: int, values: np.ndarray, wdl: bytes,
-                  distance: np.ndarray | None = None) -> None:
-        """Write a finished layer's files, then record it in the manifest."""
+                  distance: np.ndarray | None = None,
+                  notes: dict[str, Any] | None = None) -> None:
+        """Write a finished layer's files, then record it in the manifest (with the
+        game's ``notes`` about the layer, figures such as its longest distance)."""
         name = layer_name(layer)
         raw = np.ascontiguousarray(values, dtype=np.int8)
         entry: dict[str, Any] = {
@@ -145,6 +147,8 @@ class TableDir:
                                  f"{values.size} values")
             entry["distance"] = _write_file(self.path / f"{name}.distance",
                                             np.ascontiguousarray(distance, dtype=np.uint8))
+        for key, value in (notes or {}).items():
+            entry.setdefault(key, value)
         self.manifest["layers"].append(entry)
         self.manifest["layers"].sort(key=lambda entry: entry["layer"])
         self.save_manifest()

@@ -19,6 +19,16 @@
 // page is then drawn again (app.js).
 
 const en = {
+  "analysis.title": "Endgame table",
+  "analysis.toMove": "{color} to move: {value}",
+  "analysis.win": "win {margin}",
+  "analysis.loss": "loss {margin}",
+  "analysis.draw": "draw",
+  "analysis.seedsLeft": "{margin} of the seeds left",
+  "analysis.distanceAtaxx": "plies to the next clone: {n}",
+  "analysis.distanceAwele": "plies to the next capture: {n}",
+  "analysis.best": "best",
+  "analysis.notExact": "The table's values assume no move limit: under the 100-halfmove rule a win or loss (marked *) may end in a draw.",
   "app.name": "gameclub",
   "app.lang": "en",
   "app.skip": "Skip to content",
@@ -624,6 +634,16 @@ const en = {
 };
 
 const fr = {
+  "analysis.title": "Table de finale",
+  "analysis.toMove": "{color} au trait : {value}",
+  "analysis.win": "gain {margin}",
+  "analysis.loss": "perte {margin}",
+  "analysis.draw": "nulle",
+  "analysis.seedsLeft": "{margin} sur les graines restantes",
+  "analysis.distanceAtaxx": "demi-coups jusqu’au prochain clonage : {n}",
+  "analysis.distanceAwele": "demi-coups jusqu’à la prochaine prise : {n}",
+  "analysis.best": "meilleur",
+  "analysis.notExact": "Les valeurs de la table supposent qu’il n’y a pas de limite de coups : avec la règle des 100 demi-coups, un gain ou une perte (marqué *) peut finir en nulle.",
   "app.name": "gameclub",
   "app.lang": "fr",
   "app.skip": "Aller au contenu",
@@ -1229,6 +1249,16 @@ const fr = {
 };
 
 const ru = {
+  "analysis.title": "Таблица эндшпиля",
+  "analysis.toMove": "Ход {color}: {value}",
+  "analysis.win": "победа {margin}",
+  "analysis.loss": "поражение {margin}",
+  "analysis.draw": "ничья",
+  "analysis.seedsLeft": "{margin} из оставшихся зёрен",
+  "analysis.distanceAtaxx": "полуходов до следующего клонирования: {n}",
+  "analysis.distanceAwele": "полуходов до следующего взятия: {n}",
+  "analysis.best": "лучший",
+  "analysis.notExact": "Значения таблицы не учитывают лимит ходов: по правилу 100 полуходов победа или поражение (отмечены *) могут закончиться ничьей.",
   "app.name": "gameclub",
   "app.lang": "ru",
   "app.skip": "Перейти к содержимому",

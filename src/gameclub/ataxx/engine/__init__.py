@@ -8,7 +8,9 @@ True
 
 Levels: ``random`` (a uniformly random legal move), ``simple``, ``hard`` and
 ``expert`` (the three levels of the 2005 site, deliberately beatable), and
-``master`` (the strongest search).
+``master`` (the strongest search). On a small board that has an endgame table
+(:mod:`gameclub.ataxx.engine.tables`) ``master`` plays the table's perfect move
+without searching; with no table it searches.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from gameclub.ataxx.move import Move
 
 if TYPE_CHECKING:
     from gameclub.ataxx.engine.search import MasterSearch
+    from gameclub.ataxx.engine.tables import TableProbe
 
 LEVELS: tuple[str, ...] = ("random", "simple", "hard", "expert", "master")
 
@@ -74,7 +77,9 @@ class Engine:
     """
 
     def __init__(self, level: str = "master", *, seed: int | None = None,
-                 hash_mb: int = 32) -> None:
+                 hash_mb: int = 32, tables: TableProbe | None = None) -> None:
+        """``tables``: the endgame tables ``master`` asks first (``None``: those of the
+        default table directory; :class:`gameclub.ataxx.engine.tables.NoTables`: none)."""
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
         self.level = level
@@ -82,6 +87,7 @@ class Engine:
         self.rng = random.Random(seed)
         self.hash_mb = hash_mb
         self._master: MasterSearch | None = None
+        self.tables = tables
 
     def new_game(self) -> None:
         """Forget what was learnt in the previous game (and load the kernels if needed)."""
@@ -116,6 +122,14 @@ class Engine:
         if not moves:
             raise ValueError(f"no move to search: the game is over in {board.fen()!r}")
         if self.level == "master":
+            from gameclub.ataxx.engine.tables import table_result
+
+            known = table_result(self.tables, board)
+            if known is not None:
+                known.time = time.perf_counter() - started
+                if info is not None:
+                    info(known)
+                return known
             return self._master_search().search(board, limits or SearchLimits(), info, stop)
         if self.level == "random":
             move, score, depth, nodes = self.rng.choice(moves), 0, 0, len(moves)

@@ -5,6 +5,7 @@
 // slider, the move list (each move a button) and the keys ←, →, Home, End.
 // The squares that changed colour between two positions are the flips.
 
+import { tablePanel } from "../analysis.js";
 import { get } from "../api.js";
 import { AweleBoard } from "../awele-board.js";
 import { Board } from "../board.js";
@@ -89,6 +90,8 @@ export function drawReplay(main, game, opts = {}) {
       return b;
     };
     const moveBox = h("div", { class: "moves-box" });
+    // The endgame tables' values, where a table covers the position (else hidden).
+    const tables = tablePanel(game);
     const controls = h("div", { class: "buttons replay-controls" },
       btn("«", t("replay.first"), () => 0),
       btn("‹", t("replay.prev"), () => ply - 1),
@@ -119,6 +122,10 @@ export function drawReplay(main, game, opts = {}) {
         { xName: side("x"), x: held.x, oName: side("o"), o: held.o });
       mount(moveBox, renderMoveList(game.moves, { startMover, current: ply, onSelect: (k) => go(k),
         sideName: awele ? side : undefined, game: game.kind, captured }));
+      const shown = awele ? pos.position : pos.fen;
+      const toMove = !shown ? null : awele ? (shown.endsWith("-N") ? "o" : "x")
+        : shown.split(" ")[1] === "o" ? "o" : "x";
+      tables.show(shown, toMove, side);
       if (opts.onPly) opts.onPly(ply);
       if (speak) announce(text);
     }
@@ -161,7 +168,7 @@ export function drawReplay(main, game, opts = {}) {
             h("div", { class: "under-board" }, counts, flip), position, controls, slider),
           h("aside", { class: "side-column" },
             opts.aside || null,
-            h("h2", {}, t("game.moves")), moveBox,
+            h("h2", {}, t("game.moves")), moveBox, tables.el,
             id && game.status === "started" ? h("a", { class: "button", href: `/game/${id}` }, t("replay.live")) : null,
             h("p", { class: "buttons" },
               id ? h("a", { class: "button small", id: "download-pgn",
