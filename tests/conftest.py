@@ -28,3 +28,17 @@ def _exact_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         del os.environ["GAMECLUB_CACHE_DIR"]
     else:
         os.environ["GAMECLUB_CACHE_DIR"] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_installed_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The engines' default endgame tables are an empty directory of the test session,
+    so tables installed on the machine never change what a test sees; tests of the
+    tables point ``GAMECLUB_TABLEBASES`` at the ones they build."""
+    before = os.environ.get("GAMECLUB_TABLEBASES")
+    os.environ["GAMECLUB_TABLEBASES"] = str(tmp_path_factory.mktemp("no-tables"))
+    yield
+    if before is None:
+        del os.environ["GAMECLUB_TABLEBASES"]
+    else:
+        os.environ["GAMECLUB_TABLEBASES"] = before
