@@ -151,8 +151,9 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
             stale.unlink()
     else:
         # Files without a manifest are not a table this build wrote (it writes the
-        # manifest before any layer): never overwrite them.
-        if path.is_dir() and any(path.iterdir()):
+        # manifest before any layer; a killed write leaves only a *.tmp): never
+        # overwrite them.
+        if path.is_dir() and any(not p.name.endswith(".tmp") for p in path.iterdir()):
             raise TableError(f"{path} holds files but no {MANIFEST}: it is not a table to "
                              "build or resume; remove it or choose another directory")
         table = TableDir.create(path, game.game, params)
