@@ -14,6 +14,7 @@ from gameclub.ataxx import ATAXX, Board, RuleSet
 from gameclub.ataxx.fen import format_fen
 from gameclub.ataxx.rules import StuckPolicy
 from gameclub.tablebase.ataxx import AtaxxProbe, AtaxxTables
+from gameclub.tablebase.awele import AweleProbe, AweleTables
 from gameclub.tablebase.build import build
 from gameclub.tablebase.values import encode
 
@@ -104,5 +105,25 @@ def ataxx_probe(table_root: Path) -> Callable[[int, int, str], AtaxxProbe]:
             build(AtaxxTables(width, height, rules), table_root)
             built[key] = AtaxxProbe.open(table_root, width, height, rules)
         return built[key]
+
+    return get
+
+
+#: The Awele tables every session builds once per rule set, and checks against the
+#: exhaustive solver (0 to 12 seeds: 2.7 million positions, a few seconds each).
+AWELE_SEEDS = 12
+
+
+@pytest.fixture(scope="session")
+def awele_probe_12(table_root: Path) -> Callable[[str], AweleProbe]:
+    """``awele_probe_12(rules)``: the Awele table of 0 to 12 seeds for ``rules``, built
+    once per test session."""
+    built: dict[str, AweleProbe] = {}
+
+    def get(rules: str) -> AweleProbe:
+        if rules not in built:
+            build(AweleTables(AWELE_SEEDS, rules), table_root)
+            built[rules] = AweleProbe.open(table_root, rules, AWELE_SEEDS)
+        return built[rules]
 
     return get

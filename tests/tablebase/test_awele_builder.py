@@ -1,5 +1,6 @@
 """The Awele layer solver against the generic retrograde code, layer sizes in closed form,
-the checker pass on larger layers, and the exhaustive solver at 8 to 12 seeds."""
+the checker pass on larger layers, and resuming. (The exhaustive solver against tables of
+up to 12 seeds: test_awele_solver_agreement.)"""
 
 from __future__ import annotations
 
@@ -92,35 +93,6 @@ def test_the_checker_pass_on_random_positions_of_7_and_8_seeds(table_8):
             continue
         _, moves = table_8.probe(board)
         assert stored == max(value for _, value in moves), board.position()
-
-
-def solver_positions(seeds: int, count: int, seed: int) -> list[list[int]]:
-    rng = random.Random(seed)
-    return [random_pits(rng, seeds) for _ in range(count)]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("rules", ["awari", "awele"])
-def test_values_agree_with_the_exact_solver_up_to_12_seeds(rules, tmp_path):
-    """`gameclub.awele.solver.solve` (forward search of every reachable position) and the
-    tables agree on the value and every move's value: 30 positions of 8 seeds, 12 of
-    10 and 4 of 12, either side to move (10 to 20 minutes a rule set: the solver takes
-    5 to 20 s a position at 10 seeds and 30 s to 3 minutes at 12 on this machine)."""
-    from gameclub.awele.solver import solve
-
-    build(AweleTables(12, rules), tmp_path)
-    probe = AweleProbe.open(tmp_path, rules)
-    rng = random.Random(4)
-    cases = (solver_positions(8, 30, 1) + solver_positions(10, 12, 2)
-             + solver_positions(12, 4, 3))
-    for pits in cases:
-        board = board_of(pits, rules, rng.choice((Side.SOUTH, Side.NORTH)))
-        if board.outcome() is not None:
-            continue
-        solution = solve(board)
-        value, moves = probe.probe(board)
-        assert solution.value == value, board.position()
-        assert solution.moves == dict(moves), board.position()
 
 
 def test_a_resumed_awele_build_is_byte_for_byte_an_uninterrupted_one(tmp_path):

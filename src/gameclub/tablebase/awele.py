@@ -725,6 +725,19 @@ class AweleProbe:
         self.seeds = int(params["seeds"])
         self.rules = table_rules(str(params["rules"]))
         self.binom = _binomials(self.seeds + PITS)
+        # Every layer, of its size in closed form (the files' sizes are checked
+        # against the manifest when mapped): a probe never reads past a layer.
+        layers = table.layers
+        for seeds in range(self.seeds + 1):
+            entry = layers.get(seeds)
+            if entry is None:
+                raise TableError(f"{table.path} has no layer {seeds} (the manifest lists "
+                                 f"layers {sorted(layers)})")
+            files = [entry[kind]["bytes"] for kind in ("values", "distance") if kind in entry]
+            if any(size != layer_size(seeds) for size in [entry["positions"], *files]):
+                raise TableError(f"{table.path}: the manifest gives layer {seeds} "
+                                 f"{entry['positions']} positions; an Awele layer of {seeds} "
+                                 f"seeds has {layer_size(seeds)}")
 
     @classmethod
     def open(cls, root: Path, rules: str = "awari", seeds: int | None = None) -> AweleProbe:
@@ -733,8 +746,12 @@ class AweleProbe:
         table_rules(rules)
         if (root / MANIFEST).exists():
             path = root
+        elif any(root.glob("layer-*")):
+            # A table's own directory that lost its manifest: say so, not "no table".
+            raise TableError(f"no table in {root}: {MANIFEST} is missing")
         else:
-            candidates = sorted(root.glob(f"awele-*-{rules}"),
+            candidates = sorted((p for p in root.glob(f"awele-*-{rules}")
+                                 if p.name.split("-")[1].isdigit()),
                                 key=lambda p: int(p.name.split("-")[1]))
             if seeds is not None:
                 candidates = [p for p in candidates if p.name == table_name(seeds, rules)]
@@ -750,24 +767,32 @@ class AweleProbe:
             raise TableError(f"{path} holds an unfinished build; finish it with --resume")
         return cls(table)
 
-    def value_of(self, pits: tuple[int, ...] | list[int]) -> int:
-        """The margin for the side to move of the 12 counts ``pits`` (its row first)."""
-        seeds = sum(pits)
+    def _index(self, pits: tuple[int, ...] | list[int]) -> tuple[int, int]:
+        """``(layer, index)`` of the 12 counts ``pits``; ``ValueError`` naming what is
+        wrong when they are not 12 counts of 0 or more within the table's seeds."""
+        counts = list(pits)
+        if len(counts) != PITS:
+            raise ValueError(f"an Awele position has {PITS} pit counts, not {len(counts)}")
+        for j, n in enumerate(counts):
+            if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+                raise ValueError(f"pit {j + 1} holds {n!r}: seed counts are integers of 0 "
+                                 "or more")
+        seeds = sum(counts)
         if seeds > self.seeds:
             raise ValueError(f"the position has {seeds} seeds on the board; the table "
                              f"holds up to {self.seeds}")
-        index = int(encode(np.array(pits, dtype=np.int64), self.binom))
+        return seeds, int(encode(np.array(counts, dtype=np.int64), self.binom))
+
+    def value_of(self, pits: tuple[int, ...] | list[int]) -> int:
+        """The margin for the side to move of the 12 counts ``pits`` (its row first)."""
+        seeds, index = self._index(pits)
         return int(self.table.values(seeds)[index])
 
     def distance_of(self, pits: tuple[int, ...] | list[int]) -> int:
         """Plies from ``pits`` to the move that leaves its layer (a capture) or to the
         game's end, with best play: the winner hurries, the loser delays. 0 for a
         finished game and for a draw. ``TableError`` if the table keeps no distances."""
-        seeds = sum(pits)
-        if seeds > self.seeds:
-            raise ValueError(f"the position has {seeds} seeds on the board; the table "
-                             f"holds up to {self.seeds}")
-        index = int(encode(np.array(pits, dtype=np.int64), self.binom))
+        seeds, index = self._index(pits)
         return int(self.table.distance(seeds)[index])
 
     @staticmethod

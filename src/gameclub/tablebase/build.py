@@ -118,6 +118,20 @@ def progress_bar(stream: TextIO = sys.stderr) -> Callable[[Progress], None]:
     return show
 
 
+def _table_path(root: Path, name: str, params: dict[str, Any]) -> Path:
+    """Where ``build`` writes: ``root / name``, or ``root`` itself when it is already
+    that table's directory (as ``probe --dir`` and ``info`` accept). A ``root`` that is
+    the directory of another table is refused: the new table would be nested in it."""
+    if not (root / MANIFEST).exists():
+        return root / name
+    try:
+        TableDir.open(root, params)
+    except TableError as exc:
+        raise TableError(f"{exc}; --dir names a table's own directory: give the directory "
+                         f"that holds the tables ({root.parent})") from None
+    return root
+
+
 def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | None = None,
           block: int = DEFAULT_BLOCK,
           progress: Callable[[Progress], None] | None = None,
@@ -140,8 +154,8 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
         if method != "propagate":
             raise ValueError(f"a distributed build resolves the layers by propagate, "
                              f"not {method}")
-    path = root / game.name
     params = game.params
+    path = _table_path(root, game.name, params)
     if (path / MANIFEST).exists():
         if not resume:
             raise TableError(f"{path} already holds a table; use --resume to continue it "
@@ -152,6 +166,12 @@ def build(game: LayeredGame, root: Path, *, resume: bool = False, method: str | 
         for stale in path.glob("*.tmp"):
             stale.unlink()
     else:
+        # Files without a manifest are not a table this build wrote (it writes the
+        # manifest before any layer; a killed write leaves only a *.tmp): never
+        # overwrite them.
+        if path.is_dir() and any(not p.name.endswith(".tmp") for p in path.iterdir()):
+            raise TableError(f"{path} holds files but no {MANIFEST}: it is not a table to "
+                             "build or resume; remove it or choose another directory")
         table = TableDir.create(path, game.game, params)
     log_path = path / BUILD_LOG
     log: dict[str, Any] = {"method": method, "layers": {}}

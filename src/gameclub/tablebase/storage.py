@@ -99,6 +99,9 @@ class TableDir:
             raise TableError(f"{manifest_path} is unreadable: {exc}") from None
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise TableError(f"{manifest_path} is not a {FORMAT} manifest")
+        problem = _manifest_problem(manifest)
+        if problem:
+            raise TableError(f"{manifest_path} is damaged: {problem}")
         if params is not None and manifest.get("params") != params:
             raise TableError(
                 f"{path} holds a table for {describe_params(manifest.get('params'))}, "
@@ -207,6 +210,33 @@ class TableDir:
             self._mapped(layer, "wdl")
             if "distance" in entry:
                 self._mapped(layer, "distance")
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """What is wrong with a parsed manifest's structure, or ``None``: a probe trusts its
+    layer list, sizes and checksums, so a damaged one is refused as a whole."""
+    if not isinstance(manifest.get("params"), dict):
+        return "no params"
+    layers = manifest.get("layers")
+    if not isinstance(layers, list):
+        return "no list of layers"
+    seen = set()
+    for entry in layers:
+        if not isinstance(entry, dict) or type(entry.get("layer")) is not int \
+                or type(entry.get("positions")) is not int or entry["positions"] < 0:
+            return f"a layer entry without its number or positions: {entry!r:.80}"
+        if entry["layer"] in seen:
+            return f"layer {entry['layer']} is listed twice"
+        seen.add(entry["layer"])
+        for kind in ("values", "wdl", "distance"):
+            if kind not in entry and kind == "distance":
+                continue
+            spec = entry.get(kind)
+            if not isinstance(spec, dict) or not isinstance(spec.get("file"), str) \
+                    or "/" in spec["file"] or type(spec.get("bytes")) is not int \
+                    or not isinstance(spec.get("sha256"), str):
+                return f"layer {entry['layer']} has no valid {kind} file entry"
+    return None
 
 
 def describe_params(params: Any) -> str:

@@ -15,11 +15,15 @@ perfectly. Without an explicit probe it uses the tables of
 :mod:`gameclub.tablebase` found in the default table directory
 (``$GAMECLUB_TABLEBASES``, else ``~/.local/share/gameclub/tablebases``), for the
 rule sets that have tables (``awari``, ``awele``); with none there, nothing is
-probed and nothing fails. :class:`NoEndgameDatabase` turns probing off.
+probed and nothing fails. A table whose file turns out missing, cut or corrupted
+when first read (each layer's checksum is verified then) is never used: the probe
+warns once (:class:`TableWarning`) and from then on knows no position, so
+``master`` searches. :class:`NoEndgameDatabase` turns probing off.
 """
 
 from __future__ import annotations
 
+import warnings
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -27,6 +31,8 @@ from typing import TYPE_CHECKING, Protocol
 from gameclub.awele.board import Board
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gameclub.awele.engine import SearchResult
     from gameclub.tablebase.awele import AweleProbe
 
@@ -43,6 +49,10 @@ class NoEndgameDatabase:
         return None
 
 
+class TableWarning(RuntimeWarning):
+    """An endgame table found damaged while playing: the engine stops using it."""
+
+
 class TableProbe:
     """An :class:`EndgameProbe` backed by the on-disk tables of one rule set."""
 
@@ -51,6 +61,23 @@ class TableProbe:
         self.rules = table.rules.name
         self.seeds = table.seeds
         self.has_distances = all(table.table.has_distance(layer) for layer in table.table.layers)
+        #: why the table is no longer used (a file failed its check), or ``None``.
+        self.broken: str | None = None
+
+    def _ask(self, lookup: Callable[[Board], int], board: Board) -> int | None:
+        """``lookup(board)``, or ``None`` (with a warning, once) when the table turns
+        out damaged: nothing it holds is used from then on."""
+        from gameclub.tablebase.storage import TableError
+
+        if self.broken is not None:
+            return None
+        try:
+            return lookup(board)
+        except TableError as exc:
+            self.broken = str(exc)
+            warnings.warn(f"the {self.rules} endgame table in {self.table.table.path} is "
+                          f"not used: {exc}", TableWarning, stacklevel=2)
+            return None
 
     @classmethod
     def open(cls, rules: str, root: Path | None = None) -> TableProbe | None:
@@ -75,16 +102,17 @@ class TableProbe:
         return None
 
     def knows(self, board: Board) -> bool:
-        return board.rules.name == self.rules and board.seeds_on_board() <= self.seeds
+        return (self.broken is None and board.rules.name == self.rules
+                and board.seeds_on_board() <= self.seeds)
 
     def probe(self, board: Board) -> int | None:
-        return self.table.board_value(board) if self.knows(board) else None
+        return self._ask(self.table.board_value, board) if self.knows(board) else None
 
     def distance(self, board: Board) -> int | None:
         """Plies to the next capture (or the end) with best play, or ``None``."""
         if not self.has_distances or not self.knows(board):
             return None
-        return self.table.board_distance(board)
+        return self._ask(self.table.board_distance, board)
 
 
 @cache
@@ -132,7 +160,8 @@ def probe_best_move(probe: EndgameProbe | None, board: Board) -> SearchResult | 
                 further = distance_of(child) if distance_of is not None else None
                 distance = None if further is None else 1 + further
         scored.append((move, value, distance))
-    if not scored:
+    if not scored or getattr(probe, "broken", None) is not None:
+        # A table found damaged half-way through: none of its answers is used.
         return None
     best_value = max(value for _, value, _ in scored)
     keep = [(move, distance) for move, value, distance in scored if value == best_value]
