@@ -51,13 +51,17 @@ def game_id_of(page) -> str:
 
 
 def board_seeds(page) -> dict[str, int]:
-    """The pits and stores as the page draws them: {"A": 4, ..., "store-x": 0, "store-o": 0}."""
-    pits = page.eval_on_selector_all(
-        ".board.awele .pit", "els => els.map(e => [e.dataset.pit, Number(e.dataset.seeds)])")
-    stores = page.eval_on_selector_all(
-        ".board.awele .store",
-        "els => els.map(e => ['store-' + e.dataset.store, Number(e.dataset.seeds)])")
-    return dict(pits + stores)
+    """The pits and stores as the page draws them: {"A": 4, ..., "store-x": 0, "store-o": 0}.
+
+    Read in one evaluation, so that a state drawn by the computer's reply cannot fall
+    between the pits and the stores."""
+    return dict(page.evaluate(
+        """() => [
+            ...[...document.querySelectorAll('.board.awele .pit')]
+                .map(e => [e.dataset.pit, Number(e.dataset.seeds)]),
+            ...[...document.querySelectorAll('.board.awele .store')]
+                .map(e => ['store-' + e.dataset.store, Number(e.dataset.seeds)]),
+        ]"""))
 
 
 def play_one_pit(page, ui, choose: str = "first") -> str:
