@@ -12,6 +12,7 @@ is each rule set's own: four corners under ``ataxx``, two opposite corners under
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -32,50 +33,48 @@ def words(value: int) -> str:
     return "draw" if result == 0 and margin == 0 else f"{WORDS[result]} {margin:+d}"
 
 
+def start_positions(root: Path) -> Iterator[tuple[int, int, str, AtaxxProbe, Board]]:
+    """Each board and rule set with a table in ``root``: its probe and start position."""
+    for rules in ("ataxx", "site-2005"):
+        for width, height in BOARDS:
+            try:
+                probe = AtaxxProbe.open(root, width, height, rules)
+            except TableError:
+                continue
+            ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
+            yield width, height, rules, probe, Board(ruleset.start_fen(), ruleset)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", required=True, type=Path)
     args = parser.parse_args()
     print("| board | rules | start | value for x | first moves (x's value after each) |")
     print("|---|---|---|---|---|")
-    for rules in ("ataxx", "site-2005"):
-        for width, height in BOARDS:
-            try:
-                probe = AtaxxProbe.open(args.dir, width, height, rules)
-            except TableError:
-                continue
-            ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
-            board = Board(ruleset.start_fen(), ruleset)
-            found = probe.probe(board)
-            groups: dict[int, list[str]] = {}
-            for m in found.moves:
-                groups.setdefault(m.value, []).append(m.move.uci())
-            moves = "; ".join(f"{' '.join(ms)}: {words(v)}"
-                              for v, ms in sorted(groups.items(), reverse=True)) or "(over)"
-            print(f"| {width}x{height} | {rules} | `{board.fen()}` | **{words(found.value)}** "
-                  f"| {moves} |")
+    for width, height, rules, probe, board in start_positions(args.dir):
+        found = probe.probe(board)
+        groups: dict[int, list[str]] = {}
+        for m in found.moves:
+            groups.setdefault(m.value, []).append(m.move.uci())
+        moves = "; ".join(f"{' '.join(ms)}: {words(v)}"
+                          for v, ms in sorted(groups.items(), reverse=True)) or "(over)"
+        print(f"| {width}x{height} | {rules} | `{board.fen()}` | **{words(found.value)}** "
+              f"| {moves} |")
     print()
     print("| board | rules | start: plies to the first clone | perfect first move "
           "| longest distance in the table | positions at it |")
     print("|---|---|---:|---|---:|---:|")
-    for rules in ("ataxx", "site-2005"):
-        for width, height in BOARDS:
-            try:
-                probe = AtaxxProbe.open(args.dir, width, height, rules)
-            except TableError:
-                continue
-            if not probe.has_distances:
-                continue
-            ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
-            board = Board(ruleset.start_fen(), ruleset)
-            found = probe.probe(board)
-            longest = max(int(np.asarray(probe.table.distance(layer)).max())
-                          for layer in probe.table.layers)
-            at = sum(int(np.count_nonzero(np.asarray(probe.table.distance(layer)) == longest))
-                     for layer in probe.table.layers)
-            best = found.best.uci() if found.best else "-"
-            print(f"| {width}x{height} | {rules} | {found.distance} | {best} | {longest} "
-                  f"| {at:,} |")
+    for width, height, rules, probe, board in start_positions(args.dir):
+        if not probe.has_distances:
+            continue
+        found = probe.probe(board)
+        longest = max(int(np.asarray(probe.table.distance(layer)).max())
+                      for layer in probe.table.layers)
+        at = sum(int(np.count_nonzero(np.asarray(probe.table.distance(layer)) == longest))
+                 for layer in probe.table.layers)
+        best = found.best.uci() if found.best else "-"
+        print(f"| {width}x{height} | {rules} | {found.distance} | {best} | {longest} "
+              f"| {at:,} |")
 
 
 if __name__ == "__main__":
