@@ -98,7 +98,7 @@ function drawHeader() {
   const drawWho = () => {
     const user = session.user;
     if (!user) return mount(who);
-    const name = h("a", { href: `/player/${encodeURIComponent(user.name)}`, id: "my-name", class: "my-name" }, user.name);
+    const name = h("a", { href: `/player/${encodeURIComponent(user.name)}`, id: "my-name", class: "my-name", title: user.name }, user.name);
     const rating = user.guest ? null : h("span", { class: "rating", id: "my-rating" });
     if (rating) drawRating(rating, user);
     const prefs = h("a", { href: "/prefs", class: "button small", id: "prefs-link", title: t("prefs.title") }, t("prefs.link"));
