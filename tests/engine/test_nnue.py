@@ -388,3 +388,20 @@ def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path) -> None:
     assert search.use_network(path=out)
     board = Board()
     assert board.is_legal(search.search(board, SearchLimits(nodes=2000)).move)
+
+
+@needs_torch
+def test_training_clips_the_first_layer_so_that_no_accumulator_leaves_int16() -> None:
+    train = _script("nnue_train")
+    model = train.NnueModel(8)
+    with torch.no_grad():
+        model.ft.weight.fill_(5.0)  # far beyond what an int16 accumulator can sum
+        model.ft.bias.fill_(-5.0)
+    model.clip_()
+    net = train.quantise(model)  # from_arrays refuses a network that could overflow
+    assert net.w1.max() * 65 <= 32767
+    # A full board: every one of the 64 squares (the 15 outside 7x7 are "not
+    # playable") adds the clipped weight, and the bias subtracts one.
+    board = Board("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxo o 0 1")
+    top = int(net.w1.max())
+    np.testing.assert_array_equal(fresh_acc(net, board), np.full((2, 8), 63 * top))
