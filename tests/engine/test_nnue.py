@@ -1,8 +1,10 @@
 """The network: incremental accumulators, its weights file, master with it, and training.
 
 The incremental update is checked against a full recomputation after every move of
-random games (blocks and small boards included); the search's own use of it against
-a plain Python maximum over the root's children evaluated from scratch. Training
+random games (blocks and small boards included); the search's own use of it (built
+only when a node below is evaluated) against a plain Python maximum over one and
+two plies of positions evaluated from scratch. Weights whose int16 accumulators
+could overflow are refused, and training clips them so that they cannot. Training
 tests need the ``[train]`` extra (PyTorch) and are skipped without it.
 """
 
