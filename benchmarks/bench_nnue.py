@@ -1,22 +1,31 @@
 """The network's costs: incremental update vs full recomputation, and master's nodes/s with it.
 
-    .venv/bin/python benchmarks/bench_nnue.py [--net FILE] [--positions 200] [--nodes 200000]
+    .venv/bin/python benchmarks/bench_nnue.py [--net FILE | --hidden H] [--positions 200]
+        [--nodes 200000] [--searches 8] [--zataxx PATH]
 
 Part 1 replays random games and times (in CPU time, so that a busy machine counts
 less), inside one numba loop each, the incremental
 update of every move (by the number of pieces it flips) against a full
 recomputation of the same child positions, and the evaluation from accumulators.
 Part 2 searches the same positions with master at a fixed node budget, with the
-hand-written evaluation and with the network, and prints both nodes per second and
-their ratio. Without ``--net`` the shipped network is used (or, if there is none,
-a random one of 64 hidden units: the costs do not depend on the values).
+hand-written evaluation and with the network (each position with both in turn), and
+prints the nodes per CPU second of each and their ratio. With ``--zataxx PATH`` (a
+UAI engine, built elsewhere: see docs/nnue.md) the same positions go to it too, at
+the same node budget (``go nodes``), and its nodes per CPU second (read from
+``/proc``, Linux) are printed in the same table. Without ``--net`` the shipped
+network is used (or, if there is none, a random one of 64 hidden units: the costs
+do not depend on the values); ``--hidden H`` times a random network of ``H`` units
+instead, to price a larger layer before training one.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -36,19 +45,19 @@ from gameclub.ataxx.engine.terminal import to_kernel_move
 
 
 @njit(cache=True)
-def _time_updates(parents, thems, colors, moves, w1, flip, repeat):
+def _time_updates(parents, thems, colors, moves, rows, flip, repeat):
     child = np.empty_like(parents[0])
     check = 0
     for _ in range(repeat):
         for i in range(len(moves)):
-            update(parents[i], child, thems[i], colors[i], moves[i], w1, flip)
+            update(parents[i], child, thems[i], colors[i], moves[i], rows, flip)
             check += child[0, 0]
     return check
 
 
 @njit(cache=True)
 def _time_refresh(us, them, playable, colors, w1, b1, repeat):
-    acc = np.empty((2, w1.shape[1]), dtype=np.int32)
+    acc = np.empty((2, w1.shape[1]), dtype=np.int16)
     check = 0
     for _ in range(repeat):
         for i in range(len(us)):
@@ -66,27 +75,43 @@ def _time_evaluate(accs, colors, w2, b2, scale, repeat):
     return check
 
 
-def _network(path: str | None) -> Network:
+def _random_network(hidden: int) -> Network:
+    rng = np.random.default_rng(0)
+    return Network.from_arrays(rng.integers(-50, 50, (N_INPUTS, hidden)),
+                               rng.integers(-50, 50, hidden), rng.integers(-200, 200, 2 * hidden),
+                               0, 400)
+
+
+def _network(path: str | None, hidden: int | None) -> Network:
+    if hidden is not None:
+        print(f"(timing a random network of {hidden} hidden units)")
+        return _random_network(hidden)
     try:
         return load_network(path)
     except NetworkFileError as exc:
         if path is not None:
             raise
         print(f"({exc}: timing a random network)")
-        rng = np.random.default_rng(0)
-        return Network.from_arrays(rng.integers(-50, 50, (N_INPUTS, 64)),
-                                   rng.integers(-50, 50, 64), rng.integers(-200, 200, 128), 0, 400)
+        return _random_network(64)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--net", help="weights file (default: the shipped network)")
+    parser.add_argument("--hidden", type=int,
+                        help="time a random network of this many hidden units instead")
     parser.add_argument("--positions", type=int, default=200, help="moves replayed / searched")
     parser.add_argument("--nodes", type=int, default=200_000, help="nodes a search")
     parser.add_argument("--searches", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--zataxx", type=Path,
+                        help="a UAI engine (Zataxx) to search the same positions, for its nodes/s")
     args = parser.parse_args()
-    net = _network(args.net)
+    if args.zataxx is not None and not os.access(args.zataxx, os.X_OK):
+        parser.error(f"--zataxx {args.zataxx}: not an executable file")
+    if args.hidden is not None and (args.net is not None or not 1 <= args.hidden <= 4096):
+        parser.error("--hidden takes 1..4096 units, and not together with --net")
+    net = _network(args.net, args.hidden)
     rng = random.Random(args.seed)
     parents, thems, colors, moves, flips, boards = [], [], [], [], [], []
     board = Board(rules=ATAXX)
@@ -94,7 +119,7 @@ def main() -> None:
         if board.outcome() is not None:
             board = Board(rules=ATAXX)
         move = rng.choice(board.legal_moves)
-        acc = np.empty((2, net.hidden), dtype=np.int32)
+        acc = np.empty((2, net.hidden), dtype=np.int16)
         refresh(np.uint64(board.pieces(board.turn)), np.uint64(board.pieces(board.turn.other)),
                 np.uint64(board.playable), int(board.turn), net.w1, net.b1, acc)
         parents.append(acc)
@@ -112,13 +137,13 @@ def main() -> None:
     us = np.array([b.pieces(b.turn) for b in boards], dtype=np.uint64)
     playable = np.uint64(boards[0].playable)
     repeat = max(1, 2_000_000 // len(mv))
-    for fn, fargs in ((_time_updates, (p, th, co, mv, net.w1, net.flip, 1)),
+    for fn, fargs in ((_time_updates, (p, th, co, mv, net.rows, net.flip, 1)),
                       (_time_refresh, (us, th, playable, co, net.w1, net.b1, 1)),
                       (_time_evaluate, (p, co, net.w2, np.int64(net.b2), np.int64(net.scale), 1))):
         fn(*fargs)  # compile or load
     timings = {}
     started = time.process_time()
-    _time_updates(p, th, co, mv, net.w1, net.flip, repeat)
+    _time_updates(p, th, co, mv, net.rows, net.flip, repeat)
     timings["incremental update"] = time.process_time() - started
     started = time.process_time()
     _time_refresh(us, th, playable, co, net.w1, net.b1, repeat)
@@ -138,30 +163,92 @@ def main() -> None:
         idx = np.array([i for i, f in enumerate(flips) if f == k])
         r = max(1, 500_000 // len(idx))
         started = time.process_time()
-        _time_updates(p[idx], th[idx], co[idx], mv[idx], net.w1, net.flip, r)
+        _time_updates(p[idx], th[idx], co[idx], mv[idx], net.rows, net.flip, r)
         by_flips[k] = 1e9 * (time.process_time() - started) / (r * len(idx))
     print("  update by flips: " + ", ".join(f"{k}: {v:.0f} ns" for k, v in by_flips.items()))
 
-    # Part 2: master's speed with either evaluation on the same positions.
+    # Part 2: master's speed with either evaluation on the same positions, in turn.
     engine = Engine("master", seed=1, hash_mb=16)
     search = engine._master_search()
     picks = rng.sample([b for b in boards if b.empty.bit_count() > 12], args.searches)
-    rates = {}
-    for label, on in (("hand-written", False), ("network", True)):
-        if on:
-            search.network = net
-        else:
-            search.use_network(False)
-        nodes = 0
-        seconds = 0.0
-        for b in picks:
+    labels = ["hand-written", "network"]
+    nodes = dict.fromkeys(labels, 0)
+    seconds = dict.fromkeys(labels, 0.0)
+    for b in picks:
+        for label in labels:
+            if label == "network":
+                search.network = net
+            else:
+                search.use_network(False)
             engine.new_game()
+            started = time.process_time()
             result = search.search(b, SearchLimits(nodes=args.nodes))
-            nodes += result.nodes
-            seconds += result.time
-        rates[label] = nodes / seconds
-        print(f"master, {label:12s}: {nodes / seconds:10.0f} nodes/s ({nodes} nodes)")
-    print(f"network / hand-written nodes/s: {rates['network'] / rates['hand-written']:.2f}")
+            seconds[label] += time.process_time() - started
+            nodes[label] += result.nodes
+    if args.zataxx is not None:
+        nodes["Zataxx"], seconds["Zataxx"] = _zataxx(args.zataxx, picks, args.nodes)
+    for label in nodes:
+        print(f"{label:14s}: {nodes[label] / seconds[label]:10.0f} nodes per CPU second "
+              f"({nodes[label]} nodes)")
+    rate = {label: nodes[label] / seconds[label] for label in nodes}
+    print(f"network / hand-written nodes/s: {rate['network'] / rate['hand-written']:.2f}")
+    if "Zataxx" in rate:
+        print(f"network / Zataxx nodes/s: {rate['network'] / rate['Zataxx']:.2f}")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _zataxx(path: Path, boards: list[Board], node_budget: int) -> tuple[int, float]:
+    """Nodes and CPU seconds of a UAI engine searching each board to ``node_budget`` nodes."""
+    proc = subprocess.Popen([str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(line: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(line + "\n")
+
+    def until(prefix: str) -> list[str]:
+        assert proc.stdout is not None
+        lines = []
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{path} exited before answering {prefix!r}")
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+
+    depth_limit = 100
+    try:
+        send("uai")
+        until("uaiok")
+        total = 0
+        seconds = 0.0
+        for b in boards:
+            send("uainewgame")
+            send(f"position fen {b.fen()}")
+            send("isready")
+            until("readyok")
+            started = _cpu_seconds(proc.pid)
+            send(f"go depth {depth_limit} nodes {node_budget}")
+            lines = until("bestmove")
+            seconds += _cpu_seconds(proc.pid) - started
+            last = [line.split() for line in lines if line.startswith("info depth")][-1]
+            # Stopped by the node budget unless the depth limit was reached first; the
+            # info lines only report completed iterations.
+            done = int(last[last.index("depth") + 1]) >= depth_limit
+            total += int(last[last.index("nodes") + 1]) if done else node_budget
+        send("quit")
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return total, seconds
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ target ``(1 - wdl) * sigmoid(score / K) + wdl * result`` (result 1 / 0.5 / 0 for
 the side to move), ``K`` fitted on the data so that ``sigmoid(score / K)`` best
 predicts the results. AdamW, learning rate ``--lr`` with a cosine decay to 1% over
 ``--epochs``, batches of ``--batch``; weights are clipped after each step to what
-int16 holds once quantised. The epoch with the lowest held-out loss (the last
+int16 holds once quantised, the first layer's further so that no accumulator
+(the bias and one row per square) can leave int16. The epoch with the lowest held-out loss (the last
 ``--holdout`` share of the files, whole games) is exported.
 """
 
@@ -29,11 +30,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from gameclub.ataxx.engine.nnue import N_INPUTS, QA, QB, Network
+from gameclub.ataxx.engine.nnue import ACC_LIMIT, N_INPUTS, QA, QB, Network
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
 
 #: centipawns per unit of the network's output.
 SCALE = 400
+#: first-layer weights and biases are clipped to this: an accumulator sums the bias
+#: and at most one row per square (64), so 65 * round(FT_CLIP * QA) stays within int16.
+FT_CLIP = (ACC_LIMIT // 65) / QA
 _SHIFTS = np.arange(64, dtype=np.uint64)
 _BEYOND_7X7 = np.uint64(0xFF00_0000_0000_0000 | 0x8080_8080_8080_8080)
 _RANK_7 = np.uint64(0x7F << 48)
@@ -55,10 +59,10 @@ class NnueModel(nn.Module):
         return self.out(torch.cat([a, b], dim=1)).squeeze(1) * SCALE
 
     def clip_(self) -> None:
-        """Keep every weight within int16 once multiplied by its quantisation factor."""
+        """Keep every weight within int16 once quantised, and the accumulators too."""
         with torch.no_grad():
-            self.ft.weight.clamp_(-127, 127)
-            self.ft.bias.clamp_(-127, 127)
+            self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
+            self.ft.bias.clamp_(-FT_CLIP, FT_CLIP)
             self.out.weight.clamp_(-127, 127)
 
 

@@ -1,8 +1,10 @@
 """The network: incremental accumulators, its weights file, master with it, and training.
 
 The incremental update is checked against a full recomputation after every move of
-random games (blocks and small boards included); the search's own use of it against
-a plain Python maximum over the root's children evaluated from scratch. Training
+random games (blocks and small boards included); the search's own use of it (built
+only when a node below is evaluated) against a plain Python maximum over one and
+two plies of positions evaluated from scratch. Weights whose int16 accumulators
+could overflow are refused, and training clips them so that they cannot. Training
 tests need the ``[train]`` extra (PyTorch) and are skipped without it.
 """
 
@@ -12,6 +14,7 @@ import importlib.util
 import random
 import sys
 import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +65,7 @@ def full_eval(net: Network, board: Board) -> int:
 
 
 def fresh_acc(net: Network, board: Board) -> np.ndarray:
-    acc = np.empty((2, net.hidden), dtype=np.int32)
+    acc = np.empty((2, net.hidden), dtype=np.int16)
     refresh(np.uint64(board.pieces(board.turn)), np.uint64(board.pieces(board.turn.other)),
             np.uint64(board.playable), int(board.turn), net.w1, net.b1, acc)
     return acc
@@ -88,7 +91,7 @@ def test_incremental_update_equals_full_recomputation_after_every_move(seed: int
             move = rng.choice(board.legal_moves)  # a pass when it is the only move
             child = np.empty_like(acc)
             update_kernel(acc, child, np.uint64(board.pieces(board.turn.other)), int(board.turn),
-                          to_kernel_move(move), net.w1, net.flip)
+                          to_kernel_move(move), net.rows, net.flip)
             board.push(move)
             np.testing.assert_array_equal(child, fresh_acc(net, board), err_msg=board.fen())
             assert int(evaluate_kernel(child, int(board.turn), net.w2, np.int64(net.b2),
@@ -143,6 +146,51 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
         search.use_network(False)
 
 
+def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
+        master: Engine, tmp_path: Path, rng: random.Random) -> None:
+    # The search builds the accumulators of the first ply only when a leaf below needs
+    # them, two updates at once: its scores must still be those of the positions.
+    net = random_network(13, hidden=24)
+    path = tmp_path / "net.bin"
+    path.write_bytes(net.to_bytes())
+    search = master._master_search()
+    assert search.use_network(path=path)
+    checked = 0
+    try:
+        while checked < 6:
+            board = start_board(rng)
+            for _ply in range(rng.randrange(0, 30)):
+                if board.outcome() is not None or not board.legal_moves:
+                    break
+                board.push(rng.choice(board.legal_moves))
+            if board.outcome() is not None or not board.legal_moves:
+                continue
+            best = -10**9
+            for move in board.legal_moves:
+                child = board.copy()
+                child.push(move)
+                if child.outcome() is not None:
+                    break
+                reply_best = -10**9
+                for reply in child.legal_moves:
+                    grandchild = child.copy()
+                    grandchild.push(reply)
+                    if grandchild.outcome() is not None:
+                        break
+                    reply_best = max(reply_best, -full_eval(net, grandchild))
+                else:
+                    best = max(best, -reply_best)
+                    continue
+                break
+            else:
+                master.new_game()
+                result = search.search(board, SearchLimits(depth=2))
+                assert result.score == best, board.fen()
+                checked += 1
+    finally:
+        search.use_network(False)
+
+
 def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_path: Path,
                                                          rng: random.Random) -> None:
     path = tmp_path / "net.bin"
@@ -183,6 +231,23 @@ def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path: Path, da
     path = tmp_path / "net.bin"
     path.write_bytes(damage(random_network(2).to_bytes()))
     with pytest.raises(NetworkFileError, match=message):
+        load_network(path)
+
+
+def test_weights_whose_accumulators_could_overflow_int16_are_refused(tmp_path: Path) -> None:
+    net = random_network(2)
+    big = net.w1.astype(np.int64)
+    big[:64, 3] = 600  # 64 squares of 600 each: up to 38,400 in one accumulator
+    with pytest.raises(ValueError, match="beyond int16"):
+        Network.from_arrays(big, net.b1, net.w2, net.b2, net.scale)
+    # The same weights in a file (written by hand: to_bytes needs a Network).
+    header = bytearray(net.to_bytes()[:36])
+    payload = (big.astype("<i2").tobytes() + net.b1.astype("<i2").tobytes()
+               + net.w2.astype("<i2").tobytes() + np.array([net.b2], "<i4").tobytes())
+    header[32:36] = np.array([zlib.crc32(payload)], "<u4").tobytes()
+    path = tmp_path / "net.bin"
+    path.write_bytes(bytes(header) + payload)
+    with pytest.raises(NetworkFileError, match="beyond int16"):
         load_network(path)
 
 
@@ -325,3 +390,20 @@ def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path) -> None:
     assert search.use_network(path=out)
     board = Board()
     assert board.is_legal(search.search(board, SearchLimits(nodes=2000)).move)
+
+
+@needs_torch
+def test_training_clips_the_first_layer_so_that_no_accumulator_leaves_int16() -> None:
+    train = _script("nnue_train")
+    model = train.NnueModel(8)
+    with torch.no_grad():
+        model.ft.weight.fill_(5.0)  # far beyond what an int16 accumulator can sum
+        model.ft.bias.fill_(-5.0)
+    model.clip_()
+    net = train.quantise(model)  # from_arrays refuses a network that could overflow
+    assert net.w1.max() * 65 <= 32767
+    # A full board: every one of the 64 squares (the 15 outside 7x7 are "not
+    # playable") adds the clipped weight, and the bias subtracts one.
+    board = Board("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxo o 0 1")
+    top = int(net.w1.max())
+    np.testing.assert_array_equal(fresh_acc(net, board), np.full((2, 8), 63 * top))

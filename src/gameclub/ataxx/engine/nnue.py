@@ -19,12 +19,22 @@ side to move's ``H`` values and the other side's ``H``, each through a squared
 clipped ReLU (``clamp(v, 0, 1) ** 2``), into one linear output; centipawns are
 ``SCALE`` times that output.
 
-Incremental update: the search keeps one accumulator pair (``[2, H]``, int32, by
+Incremental update: the search keeps one accumulator pair (``[2, H]``, int16, by
 absolute colour) per ply and builds a child's from its parent's (copy and update:
 "unmake" is going back one ply). With ``D[sq] = W[sq] - W[64 + sq]`` (own minus
 other), a move by the side ``p`` to ``to`` that flips the squares ``F`` is, for
 ``p``'s accumulator, ``+W[to] (-W[from] for a jump) + sum D[F]``, and for the
 other, ``+W[64+to] (-W[64+from]) - sum D[F]``: one row per flip and perspective.
+
+Why int16 and a zero row: the update is a handful of sweeps over ``H`` values, and
+what it costs is whether LLVM vectorises them. A branch between a clone's sweep and
+a jump's made numba keep reference counts on the row views taken inside it and
+cost four times as much as one branch-free sweep that always subtracts a "from"
+row, which for a clone (and a pass) is the zero row ``NO_ROW`` appended to ``W``
+(``Network.rows``). int16 halves the bytes moved. int16 sums are exact as long as
+every accumulator value fits (the adds wrap, so intermediate values do not
+matter): :class:`Network` refuses weights whose worst case, ``|b1| + sum over the
+squares of the largest of their three rows``, does not (``ACC_LIMIT``).
 
 Quantisation: first-layer weights and biases times ``QA`` (int16), output weights
 times ``QB`` (int16), output bias times ``QA * QB`` (int32); the evaluation sums
@@ -55,6 +65,10 @@ N_INPUTS = 192
 QA = 255
 QB = 256
 _HEADER = 8 + 7 * 4
+#: the row of ``Network.rows`` that holds zeros: the "from" square of a clone or a pass.
+NO_ROW = N_INPUTS
+#: the largest accumulator value int16 holds (see the module docstring).
+ACC_LIMIT = 32767
 #: evaluations are clipped to +-EVAL_LIMIT centipawns (mate scores start at 29000).
 EVAL_LIMIT = 20000
 #: the network shipped with the package (``gameclub/data``).
@@ -67,15 +81,18 @@ class NetworkFileError(ValueError):
 
 @dataclass
 class Network:
-    """Integer weights ready for the kernels (int32 copies of the file's int16 arrays)."""
+    """Integer weights ready for the kernels (int16 as in the file, except ``w2``)."""
 
-    w1: np.ndarray  # [N_INPUTS, H]
-    b1: np.ndarray  # [H]
-    w2: np.ndarray  # [2H]: side to move first
+    w1: np.ndarray  # [N_INPUTS, H] int16
+    b1: np.ndarray  # [H] int16
+    w2: np.ndarray  # [2H] int32: side to move first
     b2: int
     scale: int
-    #: ``w1[sq] - w1[64 + sq]``: what a flip to the perspective's side adds.
-    flip: np.ndarray  # [64, H]
+    #: ``w1[sq] - w1[64 + sq]``: what a flip to the perspective's side adds (int16,
+    #: wrapping: the sums stay exact, see the module docstring).
+    flip: np.ndarray  # [64, H] int16
+    #: ``w1`` and a zero row ``NO_ROW``: what the accumulator kernels index.
+    rows: np.ndarray  # [N_INPUTS + 1, H] int16
 
     @property
     def hidden(self) -> int:
@@ -84,16 +101,35 @@ class Network:
     @classmethod
     def from_arrays(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int,
                     scale: int) -> Network:
-        w1 = np.ascontiguousarray(w1, dtype=np.int32)
-        return cls(w1=w1, b1=np.ascontiguousarray(b1, dtype=np.int32),
-                   w2=np.ascontiguousarray(w2, dtype=np.int32), b2=int(b2), scale=int(scale),
-                   flip=np.ascontiguousarray(w1[:64] - w1[64:128]))
-
-    def to_bytes(self) -> bytes:
-        """The weights file's bytes (int16 weights: raises ValueError if one does not fit)."""
-        for name, arr in (("w1", self.w1), ("b1", self.b1), ("w2", self.w2)):
+        """A network from integer weights; ValueError if they do not fit the kernels."""
+        wide = np.asarray(w1, dtype=np.int64)
+        bias = np.asarray(b1, dtype=np.int64)
+        out = np.asarray(w2, dtype=np.int64)
+        if wide.ndim != 2 or wide.shape[0] != N_INPUTS or bias.shape != (wide.shape[1],) \
+                or out.shape != (2 * wide.shape[1],):
+            raise ValueError(f"weights of shapes {wide.shape}, {bias.shape}, {out.shape}; "
+                             f"expected ({N_INPUTS}, H), (H,), (2H,)")
+        for name, arr in (("w1", wide), ("b1", bias), ("w2", out)):
             if arr.size and (arr.min() < -32768 or arr.max() > 32767):
                 raise ValueError(f"{name} does not fit in int16 (range {arr.min()}..{arr.max()})")
+        # Each square is own, other, not playable or empty: the largest of its three
+        # rows bounds what it adds to an accumulator.
+        per_square = np.maximum(np.maximum(np.abs(wide[:64]), np.abs(wide[64:128])),
+                                np.abs(wide[128:]))
+        worst = int((np.abs(bias) + per_square.sum(axis=0)).max(initial=0))
+        if worst > ACC_LIMIT:
+            raise ValueError(f"an accumulator could reach {worst}, beyond int16 ({ACC_LIMIT}): "
+                             "first-layer weights too large")
+        w16 = np.ascontiguousarray(wide, dtype=np.int16)
+        rows = np.zeros((N_INPUTS + 1, w16.shape[1]), dtype=np.int16)
+        rows[:N_INPUTS] = w16
+        flip = (wide[:64] - wide[64:128]).astype(np.int16)  # wraps; see the docstring
+        return cls(w1=w16, b1=np.ascontiguousarray(bias, dtype=np.int16),
+                   w2=np.ascontiguousarray(out, dtype=np.int32), b2=int(b2), scale=int(scale),
+                   flip=np.ascontiguousarray(flip), rows=rows)
+
+    def to_bytes(self) -> bytes:
+        """The weights file's bytes."""
         payload = (self.w1.astype("<i2").tobytes() + self.b1.astype("<i2").tobytes()
                    + self.w2.astype("<i2").tobytes() + np.array([self.b2], "<i4").tobytes())
         header = MAGIC + np.array(
@@ -132,7 +168,10 @@ class Network:
         w2 = np.frombuffer(payload, "<i2", 2 * hidden, at)
         at += 4 * hidden
         b2 = int(np.frombuffer(payload, "<i4", 1, at)[0])
-        return cls.from_arrays(w1, b1, w2, b2, scale)
+        try:
+            return cls.from_arrays(w1, b1, w2, b2, scale)
+        except ValueError as exc:
+            raise NetworkFileError(f"{name}: {exc}") from None
 
 
 def load_network(path: Path | str | None = None) -> Network:
@@ -183,36 +222,42 @@ def refresh(us, them, playable, color, w1, b1, acc):
 
 
 @njit(inline="always", cache=True)
-def update(parent, child, them, color, move, w1, flip):
+def update(parent, child, them, color, move, rows, flip):
     """Write into ``child`` the accumulators after ``color`` plays ``move`` from ``parent``.
 
-    ``them`` is the opponent's pieces before the move (they give the flips).
+    ``them`` is the opponent's pieces before the move (they give the flips); ``rows``
+    is :attr:`Network.rows` (``W`` and the zero row ``NO_ROW``).
     """
-    # One-dimensional rows, so that each loop is a plain vectorisable sweep.
+    to = move & 0xFF
+    frm = move >> 8
+    add_m = to
+    add_o = 64 + to
+    sub_m = frm
+    sub_o = 64 + frm
+    # No branch around the sweeps (see the module docstring): a clone subtracts the
+    # zero row, a pass adds and subtracts it.
+    if frm == CLONE_FROM:
+        sub_m = NO_ROW
+        sub_o = NO_ROW
+    if move == PASS_MOVE:
+        add_m = NO_ROW
+        add_o = NO_ROW
+        sub_m = NO_ROW
+        sub_o = NO_ROW
+        to = 0
+        them = np.uint64(0)
     pm = parent[color]
     po = parent[1 - color]
     cm = child[color]
     co = child[1 - color]
+    am = rows[add_m]
+    ao = rows[add_o]
+    sm = rows[sub_m]
+    so = rows[sub_o]
     hidden = len(pm)
-    if move == PASS_MOVE:
-        for j in range(hidden):
-            cm[j] = pm[j]
-            co[j] = po[j]
-        return
-    to = move & 0xFF
-    frm = move >> 8
-    add_m = w1[to]
-    add_o = w1[64 + to]
-    if frm != CLONE_FROM:
-        sub_m = w1[frm]
-        sub_o = w1[64 + frm]
-        for j in range(hidden):
-            cm[j] = pm[j] + add_m[j] - sub_m[j]
-            co[j] = po[j] + add_o[j] - sub_o[j]
-    else:
-        for j in range(hidden):
-            cm[j] = pm[j] + add_m[j]
-            co[j] = po[j] + add_o[j]
+    for j in range(hidden):
+        cm[j] = pm[j] + am[j] - sm[j]
+        co[j] = po[j] + ao[j] - so[j]
     flips = SINGLES[to] & them
     while flips:
         sq = lowest_square(flips)
@@ -243,15 +288,15 @@ def evaluate(acc, color, w2, b2, scale):
 @njit(cache=True)
 def evaluate_position(us, them, playable, color, w1, b1, w2, b2, scale):
     """Full recomputation and evaluation (for checks and tests)."""
-    acc = np.empty((2, w1.shape[1]), dtype=np.int32)
+    acc = np.empty((2, w1.shape[1]), dtype=np.int16)
     refresh(us, them, playable, color, w1, b1, acc)
     return evaluate(acc, color, w2, b2, scale)
 
 
 @njit(cache=True)
-def update_kernel(parent, child, them, color, move, w1, flip):
+def update_kernel(parent, child, them, color, move, rows, flip):
     """:func:`update` as a callable kernel (tests and benchmarks)."""
-    update(parent, child, them, color, move, w1, flip)
+    update(parent, child, them, color, move, rows, flip)
 
 
 @njit(cache=True)

@@ -104,18 +104,22 @@ def _history_index(move):
 
 @njit(inline="always", cache=True)
 def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
-          s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip):
-    """Set up the child of ``ply`` reached by ``move`` (with the network: its accumulators)."""
+          s_depth, s_alpha, s_beta, s_move, s_ready):
+    """Set up the child of ``ply`` reached by ``move``.
+
+    With the network the child's accumulators are left to :func:`_net_ready`: a child
+    cut by the table or ended by the rules never needs them.
+    """
     us = s_us[ply]
     them = s_them[ply]
-    if use_net:
-        nnue.update(s_acc[ply], s_acc[ply + 1], them, s_color[ply], move, w1, flip)
     clock = s_clock[ply] + 1
     if move != PASS_MOVE:
         if move >> 8 == CLONE_FROM:
             clock = 0
         us, them = make_move(us, them, move)
     c = ply + 1
+    s_move[c] = move
+    s_ready[c] = 0
     s_us[c] = them
     s_them[c] = us
     s_color[c] = 1 - s_color[ply]
@@ -127,9 +131,26 @@ def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
 
 
 @njit(inline="always", cache=True)
+def _net_ready(ply, s_acc, s_ready, s_move, s_them, s_color, rows, flip):
+    """Bring the accumulators of ``ply`` up to date from the nearest ready ancestor.
+
+    The root's are always ready; every ply on the current path keeps its own until a
+    new child replaces it, so the updates skipped at pruned children are never paid.
+    """
+    q = ply
+    while not s_ready[q]:
+        q -= 1
+    while q < ply:
+        nnue.update(s_acc[q], s_acc[q + 1], s_them[q], s_color[q], s_move[q + 1], rows, flip)
+        q += 1
+        s_ready[q] = 1
+
+
+@njit(inline="always", cache=True)
 def _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply, color, w2, b2,
-            net_scale):
+            net_scale, s_ready, s_move, s_them, s_color, rows, flip):
     if use_net:
+        _net_ready(ply, s_acc, s_ready, s_move, s_them, s_color, rows, flip)
         return nnue.evaluate(s_acc[ply], color, w2, b2, net_scale)
     return evaluate(us, them, playable, masks, w_open, w_end)
 
@@ -145,8 +166,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     ``control[0]`` becomes non-zero or ``max_nodes`` is reached the search stops and
     sets ``stats[STAT_ABORTED]``; ``STAT_ROOT_MOVE`` then still holds the best root
     move proven so far in this iteration (or NO_MOVE). With ``use_net`` the static
-    evaluation is the network (``w1`` .. ``flip``, see :mod:`nnue`), its accumulators
-    updated incrementally from ply to ply; otherwise the tapered linear evaluation.
+    evaluation is the network (``w1`` is ``Network.rows``; ``b1`` .. ``flip``, see
+    :mod:`nnue`), its accumulators updated incrementally from ply to ply when a node
+    needs them; otherwise the tapered linear evaluation.
     """
     n = MAX_PLY + 2
     s_us = np.empty(n, dtype=np.uint64)
@@ -169,7 +191,10 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
     pv_len = np.zeros(n, dtype=np.int64)
-    s_acc = np.empty((n if use_net else 1, 2, w1.shape[1]), dtype=np.int32)
+    s_acc = np.empty((n if use_net else 1, 2, w1.shape[1]), dtype=np.int16)
+    s_move = np.empty(n, dtype=np.int64)
+    s_ready = np.zeros(n, dtype=np.int64)
+    s_ready[0] = 1
     if use_net:
         nnue.refresh(us0, them0, playable, color0, w1, b1, s_acc[0])
 
@@ -222,7 +247,8 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             depth = s_depth[ply]
             if depth <= 0 or ply >= MAX_PLY:
                 ret = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
-                              color, w2, b2, net_scale)
+                              color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1,
+                              flip)
                 mode = _RETURN
                 continue
             alpha = s_alpha[ply]
@@ -255,7 +281,8 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
             ):
                 static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
-                                 ply, color, w2, b2, net_scale)
+                                 ply, color, w2, b2, net_scale, s_ready, s_move, s_them,
+                                 s_color, w1, flip)
                 s_static[ply] = static
                 if options[OPT_STATIC_CUT] and static - options[OPT_STATIC_CUT] * depth >= beta:
                     # So far ahead that one reply is unlikely to matter (fail-soft return).
@@ -271,12 +298,12 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and popcount(empty) >= _NULL_MIN_EMPTY
                 and s_kind[ply - 1] != _NULL_MOVE
                 and _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
-                            color, w2, b2, net_scale) >= beta
+                            color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1,
+                            flip) >= beta
             ):
                 s_kind[ply] = _NULL_MOVE
                 _push(ply, PASS_MOVE, depth - 3 - depth // 6, -beta, -beta + 1, s_us, s_them,
-                      s_color, s_clock, s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1,
-                      flip)
+                      s_color, s_clock, s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
                 ply += 1
                 continue
             mode = _NEXT
@@ -356,7 +383,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             if i == 0:
                 s_kind[ply] = _FULL
                 _push(ply, m, child_depth, -beta, -alpha, s_us, s_them, s_color, s_clock,
-                      s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
+                      s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
             else:
                 s_kind[ply] = _NULL_WINDOW
                 if (
@@ -375,7 +402,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                     child_depth -= reduction
                     s_kind[ply] = _REDUCED
                 _push(ply, m, child_depth, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
-                      s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
+                      s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
             ply += 1
             mode = _ENTER
             continue
@@ -400,14 +427,14 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
         if kind == _REDUCED and v > alpha:
             s_kind[ply] = _NULL_WINDOW
             _push(ply, m, depth - 1, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
-                  s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
+                  s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
             ply += 1
             mode = _ENTER
             continue
         if kind == _NULL_WINDOW and alpha < v < beta:
             s_kind[ply] = _FULL
             _push(ply, m, depth - 1, -beta, -alpha, s_us, s_them, s_color, s_clock,
-                  s_hash, s_depth, s_alpha, s_beta, s_acc, use_net, w1, flip)
+                  s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
             ply += 1
             mode = _ENTER
             continue
@@ -452,9 +479,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
 
 
 #: placeholders of the network's arrays when it is off (same types: one compiled kernel).
-_NO_NETWORK = (np.zeros((1, 1), dtype=np.int32), np.zeros(1, dtype=np.int32),
+_NO_NETWORK = (np.zeros((1, 1), dtype=np.int16), np.zeros(1, dtype=np.int16),
                np.zeros(2, dtype=np.int32), np.int64(0), np.int64(1),
-               np.zeros((64, 1), dtype=np.int32))
+               np.zeros((64, 1), dtype=np.int16))
 
 #: below this many empty squares the exact solver is tried first.
 ENDGAME_EMPTIES = 8
@@ -507,7 +534,7 @@ class MasterSearch:
         net = self.network
         if net is None:
             return (False, *_NO_NETWORK)
-        return (True, net.w1, net.b1, net.w2, np.int64(net.b2), np.int64(net.scale), net.flip)
+        return (True, net.rows, net.b1, net.w2, np.int64(net.b2), np.int64(net.scale), net.flip)
 
     def new_game(self) -> None:
         self.tt.clear()
