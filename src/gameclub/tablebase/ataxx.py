@@ -213,7 +213,8 @@ def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
     """
     size = binom[n, e] << (n - e)
     exits = np.empty(size, dtype=np.int8)
-    moves = np.zeros(size, dtype=np.uint16)
+    # A byte counts them: no board of the tables has more than 255 jumps (5x5: 192).
+    moves = np.zeros(size, dtype=np.uint8)
     over_at = np.zeros(size, dtype=np.bool_)
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     for i in range(size):
@@ -453,6 +454,7 @@ class AtaxxTables:
         if method == "iterate":
             values, _ = iterate_layer(exits, moves, self.context(layer))
             return values
+        # ``moves`` is counted down in place by the propagation: not used after it.
         values, distance, longest = propagate_levels_layer(exits, moves, over,
                                                            self.context(layer))
         if longest > MAX_DISTANCE:
