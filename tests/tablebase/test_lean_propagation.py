@@ -144,3 +144,36 @@ def test_a_byte_counts_the_jumps_of_every_board_the_tables_allow():
             _, doubles, _ = Geometry(width, height).tables()
             pairs = sum(bin(int(d)).count("1") for d in doubles)
             assert pairs <= 255, (width, height, pairs)
+
+
+def test_every_board_the_tables_allow_has_its_parents_fit_the_solvers_buffer():
+    for width in range(2, 9):
+        for height in range(2, 9):
+            if width * height <= MAX_SQUARES:
+                assert Geometry(width, height).most_parents() <= retro.MAX_EDGES
+
+
+def test_the_parents_bound_holds_and_4x5_needs_more_than_4096_places():
+    """On 4x5 a finished position (13 pieces of the side that just moved, none of the
+    other's) has more un-jumps than the 4,096 places the solvers had: the build wrote
+    past them at layer 7. Counted here with room to spare, against the bound."""
+    game = AtaxxTables(4, 5)
+    bound = game.geometry.most_parents()
+    out = np.empty(1 << 16, dtype=np.int64)
+    ctx = game.context(7)
+    occupied = game.geometry.squares - 7
+    counts = [parents(ctx, np.int64(rank << occupied), out)
+              for rank in range(game.geometry.layer_size(7) >> occupied)]
+    assert 4096 < max(counts) <= bound
+    small = AtaxxTables(3, 4)
+    for layer in small.layers():
+        assert _most_parents(small.context(layer), small.layer_size(layer), out) \
+            <= small.geometry.most_parents()
+
+
+@njit(cache=True)
+def _most_parents(ctx, size, out):
+    most = 0
+    for i in range(size):
+        most = max(most, parents(ctx, np.int64(i), out))
+    return most

@@ -86,6 +86,14 @@ class Geometry:
                 binom[a, b] = comb(a, b)
         return singles, doubles, binom
 
+    def most_parents(self) -> int:
+        """A bound on the in-layer parents of one position (:func:`parents`): for each
+        landing square, a source two away times each subset of the pieces around it
+        that the jump may have taken; and an un-pass."""
+        singles, doubles, _ = self.tables()
+        return 1 + sum(bin(int(doubles[k])).count("1") << bin(int(singles[k])).count("1")
+                       for k in range(self.squares))
+
 
 # -- the index ---------------------------------------------------------------------
 
@@ -410,6 +418,9 @@ class AtaxxTables:
             raise ValueError(f"no Ataxx tables for a {width}x{height} board: sides of 2 to 8 "
                              f"squares and at most {MAX_SQUARES} squares")
         self.geometry = Geometry(width, height)
+        if self.geometry.most_parents() > retro.MAX_EDGES:
+            raise ValueError(f"a {width}x{height} board has positions with more parents "
+                             f"than the solver's {retro.MAX_EDGES} places")
         self.rules = rules
         self.stuck_lose = STUCK_RULES[rules]
         self.name = table_name(width, height, rules)

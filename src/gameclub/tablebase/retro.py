@@ -62,8 +62,13 @@ from numba import njit
 
 from gameclub.tablebase.values import NO_EXIT
 
-#: room for one position's in-layer children or parents.
-MAX_EDGES = 4096
+#: room for one position's in-layer children or parents (a game checks that its
+#: positions fit: nothing checks it inside the compiled loops). Ataxx's largest
+#: boards need most: a finished 4x5 position, 13 pieces of the side that just moved
+#: and none of the other's, has more than 4,096 un-jumps (one per subset of the
+#: pieces taken), and the bound of :meth:`gameclub.tablebase.ataxx.Geometry.most_parents`
+#: is 25,377 on 5x5.
+MAX_EDGES = 1 << 15
 _TOP = 127
 
 
