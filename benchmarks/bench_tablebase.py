@@ -88,7 +88,8 @@ def bench_build(game: AtaxxTables, iterate: bool = True) -> list[np.ndarray]:
         t1 = time.perf_counter()
         values = propagate_layer(exits, moves, game.context(e))
         t2 = time.perf_counter()
-        levelled, _, _ = propagate_levels_layer(exits, moves, over, game.context(e))
+        # The level-by-level propagation counts the moves down in place: a copy.
+        levelled, _, _ = propagate_levels_layer(exits, moves.copy(), over, game.context(e))
         t3 = time.perf_counter()
         sweeps = 0
         if iterate:

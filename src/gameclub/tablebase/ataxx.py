@@ -86,6 +86,14 @@ class Geometry:
                 binom[a, b] = comb(a, b)
         return singles, doubles, binom
 
+    def most_parents(self) -> int:
+        """A bound on the in-layer parents of one position (:func:`parents`): for each
+        landing square, a source two away times each subset of the pieces around it
+        that the jump may have taken; and an un-pass."""
+        singles, doubles, _ = self.tables()
+        return 1 + sum(bin(int(doubles[k])).count("1") << bin(int(singles[k])).count("1")
+                       for k in range(self.squares))
+
 
 # -- the index ---------------------------------------------------------------------
 
@@ -213,7 +221,8 @@ def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
     """
     size = binom[n, e] << (n - e)
     exits = np.empty(size, dtype=np.int8)
-    moves = np.zeros(size, dtype=np.uint16)
+    # A byte counts them: no board of the tables has more than 255 jumps (5x5: 192).
+    moves = np.zeros(size, dtype=np.uint8)
     over_at = np.zeros(size, dtype=np.bool_)
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     for i in range(size):
@@ -409,6 +418,9 @@ class AtaxxTables:
             raise ValueError(f"no Ataxx tables for a {width}x{height} board: sides of 2 to 8 "
                              f"squares and at most {MAX_SQUARES} squares")
         self.geometry = Geometry(width, height)
+        if self.geometry.most_parents() > retro.MAX_EDGES:
+            raise ValueError(f"a {width}x{height} board has positions with more parents "
+                             f"than the solver's {retro.MAX_EDGES} places")
         self.rules = rules
         self.stuck_lose = STUCK_RULES[rules]
         self.name = table_name(width, height, rules)
@@ -453,6 +465,7 @@ class AtaxxTables:
         if method == "iterate":
             values, _ = iterate_layer(exits, moves, self.context(layer))
             return values
+        # ``moves`` is counted down in place by the propagation: not used after it.
         values, distance, longest = propagate_levels_layer(exits, moves, over,
                                                            self.context(layer))
         if longest > MAX_DISTANCE:

@@ -62,8 +62,13 @@ from numba import njit
 
 from gameclub.tablebase.values import NO_EXIT
 
-#: room for one position's in-layer children or parents.
-MAX_EDGES = 4096
+#: room for one position's in-layer children or parents (a game checks that its
+#: positions fit: nothing checks it inside the compiled loops). Ataxx's largest
+#: boards need most: a finished 4x5 position, 13 pieces of the side that just moved
+#: and none of the other's, has more than 4,096 un-jumps (one per subset of the
+#: pieces taken), and the bound of :meth:`gameclub.tablebase.ataxx.Geometry.most_parents`
+#: is 25,377 on 5x5.
+MAX_EDGES = 1 << 15
 _TOP = 127
 
 
@@ -169,7 +174,7 @@ def propagate(exits, moves, ctx):
     return values
 
 
-def propagate_levels(exits, moves, over, ctx):
+def propagate_levels(exits, left, over, ctx):
     """:func:`propagate` that also measures distances: ``(values, distances, longest)``.
 
     Inside a threshold, positions are settled breadth first, one level at a time: a
@@ -179,46 +184,68 @@ def propagate_levels(exits, moves, over, ctx):
     the end) keeping its value, and a loser's the longest: its last child to reach
     the threshold is the farthest. Draws and finished games are at distance 0.
     Distances above 255 are stored as 255 (``longest`` says whether that happened).
+    Neither is changed by the order of the positions inside a level: a winner is
+    settled by the first child of the lowest level, a loser by its last child.
 
-    The queue holds the levels one after the other, so a level is a stretch of it:
-    no level is stored per entry. Entries are ``int32`` (layers of up to 2^31
-    positions), the counters count down in a copy of ``moves``.
+    Memory is what makes the largest boards fit (a layer of 4x5 Ataxx holds 635
+    million positions), so the working arrays are few and narrow: ``left`` is the
+    caller's move counters (any integer type, ``uint8`` for Ataxx), counted down
+    in place, so the caller must not use them afterwards; a position is unsettled
+    while its value is ``NO_EXIT``, which no value is, instead of a flag apart; the
+    queue holds ``int32`` entries (layers of up to 2^31 positions), one level after
+    the other, so no level is stored per entry; and each threshold finds its seeds
+    in one scan of the exits instead of a sorted copy of them (only the magnitudes
+    some exit has are scanned). That is 4 bytes a position besides the exits, the
+    counters, ``over``, the values and the distances.
     """
     n = exits.size
-    values = np.zeros(n, dtype=np.int8)
-    settled = np.zeros(n, dtype=np.bool_)
+    values = np.full(n, NO_EXIT, dtype=np.int8)
     distance = np.zeros(n, dtype=np.uint8)
-    left = moves.copy()
-    order, starts = _order_by_magnitude(exits)
+    present = np.zeros(_TOP + 2, dtype=np.bool_)
+    for i in range(n):
+        v = np.int64(exits[i])
+        if v != NO_EXIT and v != 0:
+            present[abs(v)] = True
     queue = np.empty(n, dtype=np.int32)
     out = np.empty(MAX_EDGES, dtype=np.int64)
     longest = 0
     for t in range(_TOP, 0, -1):
-        tail = 0
-        # Level 0 first, then level 1, so that the queue stays in level order.
-        for k in range(starts[t], starts[t + 1]):
-            i = order[k]
-            if over[i] and not settled[i]:
-                values[i] = exits[i]
-                settled[i] = True
-                queue[tail] = i
-                tail += 1
-        level_zero = tail
-        for k in range(starts[t], starts[t + 1]):
-            i = order[k]
-            if settled[i]:
+        if not present[t]:
+            continue
+        # One scan: level 0 (finished games) from the front of the queue, level 1
+        # (decided by an exit, or by having no move left) from the back; the back
+        # is then turned round behind the front, so the queue is in level order.
+        # Both are unsettled positions, distinct, so together they fit.
+        front = 0
+        back = n
+        for i in range(n):
+            v = np.int64(exits[i])
+            if (v != t and v != -t) or values[i] != NO_EXIT:
                 continue
-            if exits[i] == t:
-                values[i] = t
-            elif left[i] == 0:
-                values[i] = -t
-            else:
-                continue
-            settled[i] = True
-            distance[i] = 1
-            longest = max(longest, 1)
-            queue[tail] = i
+            if over[i]:
+                values[i] = v
+                queue[front] = i
+                front += 1
+            elif v == t or left[i] == 0:
+                values[i] = v
+                distance[i] = 1
+                back -= 1
+                queue[back] = i
+        level_zero = front
+        lo = back
+        hi = n - 1
+        while lo < hi:
+            queue[lo], queue[hi] = queue[hi], queue[lo]
+            lo += 1
+            hi -= 1
+        # Moved down to follow level 0: the target is below the source, so a forward
+        # copy reads each entry before it is overwritten.
+        tail = front
+        for k in range(back, n):
+            queue[tail] = queue[k]
             tail += 1
+        if tail > level_zero:
+            longest = max(longest, 1)
         head = 0
         stop = level_zero
         level = 0
@@ -232,7 +259,7 @@ def propagate_levels(exits, moves, over, ctx):
             count = parents(ctx, i, out)
             for k in range(count):
                 p = out[k]
-                if settled[p]:
+                if values[p] != NO_EXIT:
                     continue
                 if won_by_parent:
                     values[p] = t
@@ -241,11 +268,14 @@ def propagate_levels(exits, moves, over, ctx):
                     if left[p] != 0 or exits[p] > -t:
                         continue
                     values[p] = -t
-                settled[p] = True
                 distance[p] = min(level + 1, 255)
                 longest = max(longest, level + 1)
                 queue[tail] = p
                 tail += 1
+    # What no threshold settled can go on for ever: a draw.
+    for i in range(n):
+        if values[i] == NO_EXIT:
+            values[i] = 0
     return values, distance, longest
 
 
