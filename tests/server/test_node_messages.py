@@ -14,8 +14,6 @@ import orjson
 
 from gameclub.server.cluster import USERS_CHANNEL, _Outgoing, bundle, node_channel
 
-from .conftest import run_in_own_loop
-
 
 def message(node: str, body: dict[str, Any], listened: Any = None) -> _Outgoing:
     return (node_channel(node), orjson.dumps(body), listened, None, None)
@@ -107,4 +105,4 @@ def test_each_request_learns_the_publish_of_its_own_node():
             ("gc:node:c", [to_c]),
         ]
 
-    run_in_own_loop(main())
+    asyncio.run(main())
