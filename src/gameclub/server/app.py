@@ -71,10 +71,6 @@ class StaticFront(StaticFiles):
         return response
 
 
-#: Seconds a node of several keeps an idle HTTP connection open (uvicorn's default, 5 s,
-#: for one process): longer than the proxy in front keeps its idle ones to the node.
-NODE_KEEP_ALIVE_S = 75
-
 #: Allocations between two young-generation collections (CPython's default is 700). Much
 #: higher and the older generation's collections, which walk every survivor of ten young
 #: ones, get long (tens of milliseconds with 20,000 at 200 games).
@@ -302,9 +298,4 @@ def serve(
         # the app believes it only from Settings.trusted_proxies.
         proxy_headers=False,
         log_level="info",
-        # A node is behind a proxy that keeps idle connections to it for reuse: the
-        # proxy, not the node, must close them. A node closing one after uvicorn's
-        # 5 s just as the proxy sends a request on it loses that request (HAProxy
-        # then closes the client's connection unanswered).
-        timeout_keep_alive=NODE_KEEP_ALIVE_S if settings.redis_url else 5,
     )
