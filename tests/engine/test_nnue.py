@@ -79,6 +79,19 @@ def start_board(rng: random.Random) -> Board:
     return Board(format_fen(size, size, x, o, blocks, rng.randrange(2), 0, 1), rules=ATAXX)
 
 
+def random_position(rng: random.Random) -> Board | None:
+    """A start (see :func:`start_board`) and up to 29 random plies; ``None`` when the game
+    is over there or the side to move has no move."""
+    board = start_board(rng)
+    for _ply in range(rng.randrange(0, 30)):
+        if board.outcome() is not None or not board.legal_moves:
+            break
+        board.push(rng.choice(board.legal_moves))
+    if board.outcome() is not None or not board.legal_moves:
+        return None
+    return board
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32))
 def test_incremental_update_equals_full_recomputation_after_every_move(seed: int) -> None:
@@ -125,12 +138,8 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
     assert search.use_network(path=path)
     try:
         for _ in range(20):
-            board = start_board(rng)
-            for _ply in range(rng.randrange(0, 30)):
-                if board.outcome() is not None or not board.legal_moves:
-                    break
-                board.push(rng.choice(board.legal_moves))
-            if board.outcome() is not None or not board.legal_moves:
+            board = random_position(rng)
+            if board is None:
                 continue
             expected = -10**9
             for move in board.legal_moves:
@@ -158,12 +167,8 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
     checked = 0
     try:
         while checked < 6:
-            board = start_board(rng)
-            for _ply in range(rng.randrange(0, 30)):
-                if board.outcome() is not None or not board.legal_moves:
-                    break
-                board.push(rng.choice(board.legal_moves))
-            if board.outcome() is not None or not board.legal_moves:
+            board = random_position(rng)
+            if board is None:
                 continue
             best = -10**9
             for move in board.legal_moves:
