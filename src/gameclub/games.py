@@ -408,6 +408,12 @@ def dests_of(board: ataxx.Board) -> dict[str, dict[str, tuple[str, ...]]]:
 
 #: Square names by square number.
 _SQUARE_NAMES: tuple[str, ...] = tuple(square_name(sq) for sq in range(64))
+
+
+@functools.cache
+def _board_square_names(width: int, height: int) -> frozenset[str]:
+    """The names of the squares of a ``width`` x ``height`` board (read for every move)."""
+    return frozenset(square_name(square(f, r)) for f in range(width) for r in range(height))
 #: The lower half (eight lowest squares) of each square's jump ring.
 _JUMPS_LOW: tuple[int, ...] = tuple(
     sum(1 << ring_sq for ring_sq in sorted(iter_squares(DOUBLES[sq]))[:8]) for sq in range(64)
@@ -460,7 +466,7 @@ class AtaxxPosition(Position):
         board = self.board
         if text == ataxx.Move.PASS.uci():
             return None
-        names = {square_name(square(f, r)) for f in range(board.width) for r in range(board.height)}
+        names = _board_square_names(board.width, board.height)
         if len(text) in (2, 4) and text[:2] in names and (len(text) == 2 or text[2:] in names):
             return None
         last_file = square_name(square(board.width - 1, 0))[0]

@@ -14,6 +14,7 @@ header of its answers, which is how a test checks where a page landed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 #: A valid Blocs-Config with 24 blocks: 21 empty squares, so a game is short.
 SMALL_BOARD = "acdefg"
+
+
+@pytest.fixture(autouse=True)
+def node_logs_on_failure(two_nodes: Any, request: pytest.FixtureRequest) -> Iterator[None]:
+    """When a test fails, the end of each node's and the proxy's log is printed with it:
+    what the nodes said to each other is the first thing to look at."""
+    yield
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed and two_nodes.log_dir is not None:
+        for path in sorted(Path(two_nodes.log_dir).glob("*.log")):
+            lines = path.read_text(errors="replace").splitlines()[-60:]
+            print(f"--- the end of {path}:", *lines, sep="\n")
 
 
 def node_of(page: Any) -> tuple[str, str]:

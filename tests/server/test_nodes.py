@@ -523,20 +523,24 @@ def test_postgresql_unreachable_for_a_few_seconds(start_nodes, pg_url):
 
 
 def forged_request(server: Redis, node: Node, request: dict[str, Any]) -> dict[str, Any]:
-    """Send ``request`` to ``node`` as another node would, straight through Redis; its reply."""
+    """Send ``request`` to ``node`` as another node would, straight through Redis (a
+    bundle of one message); its reply."""
     client = redis.Redis.from_url(server.url)
     pubsub = client.pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe("gc:node:tester")
     try:
         client.publish(
-            f"gc:node:{node.name}", json.dumps({**request, "k": "req", "id": 1, "from": "tester"})
+            f"gc:node:{node.name}",
+            json.dumps([{**request, "k": "req", "id": 1, "from": "tester"}]),
         )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             message = pubsub.get_message(timeout=1.0)
             if message is not None:
-                reply: dict[str, Any] = json.loads(message["data"])
-                return reply
+                replies = [m for m in json.loads(message["data"]) if m.get("k") == "reply"]
+                if replies:
+                    reply: dict[str, Any] = replies[0]
+                    return reply
         raise AssertionError("no reply")
     finally:
         pubsub.close()

@@ -58,13 +58,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Renew the lease only if this node still holds it (the value names the holder).
+#: Renew the leases ``KEYS`` whose values are still ``ARGV[1..n]`` (this node holds
+#: them) for ``ARGV[n+1]`` ms: for each, 1 if renewed, else 0.
 _RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local ms = ARGV[#KEYS + 1]
+local held = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i] then
+    held[i] = redis.call('PEXPIRE', key, ms)
+  else
+    held[i] = 0
+  end
 end
-return 0
+return held
 """
+#: Most leases renewed by one call of :data:`_RENEW` (Redis does nothing else meanwhile).
+_RENEW_AT_ONCE = 1000
 #: Replace the lease's value (a new epoch) only if this node still holds it.
 _REPLACE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -103,10 +112,11 @@ if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
 end
 return 0
 """
-#: Most messages that one pipeline of the publisher carries.
+#: Most messages that one round of the publisher carries.
 _MAX_PUBLISHED = 500
 #: The club-wide channel: messages for a user wherever their pages are.
 USERS_CHANNEL = "gc:users"
+_USERS_CHANNEL_BYTES = USERS_CHANNEL.encode()
 
 
 def lease_key(game_id: str) -> str:
@@ -122,6 +132,85 @@ def _without_times(shares: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any
         node: {name: value for name, value in share.items() if name != "at"}
         for node, share in shares.items()
     }
+
+
+#: A message for the publisher: its channel; the message encoded, or ``None`` for a
+#: frame; for a request to another node the future of how many nodes listened
+#: (``None`` otherwise); for a frame, the connection on the other node and the
+#: frame's text (encoded when it leaves, once for all of that node's connections).
+_Outgoing = tuple[str, bytes | None, asyncio.Future[int] | None, str | None, str | None]
+
+
+@dataclass(eq=False, slots=True)
+class _Frame:
+    """One frame for some connections of one node (a push)."""
+
+    text: str
+    conns: list[str]
+
+    def encode(self) -> bytes:
+        return orjson.dumps({"k": "push", "c": self.conns, "x": self.text})
+
+
+def bundle(batch: list[_Outgoing]) -> list[tuple[str, bytes, list[asyncio.Future[int]]]]:
+    """The messages of ``batch`` as few publishes as their order allows: one per channel,
+    its payload the JSON array of that channel's messages in the order they were queued,
+    with the futures of the requests among them (each learns how many nodes listened).
+
+    Each channel's messages keep their order. A node reads its own channel and the
+    club's (:data:`USERS_CHANNEL`), so the bundles for nodes and those for the club
+    never span each other: what was queued for a node before a message to the club
+    leaves before it, and after it what was queued after it. A frame queued for
+    several connections of one node in a row (the same text to each: a broadcast)
+    is one message naming all of them, its text encoded once."""
+    published: list[tuple[str, list[bytes | _Frame], list[asyncio.Future[int]]]] = []
+    groups: dict[str, tuple[list[bytes | _Frame], list[asyncio.Future[int]]]] = {}
+    club = False  # whether the open bundles are the club's (else nodes')
+    for channel, data, listened, conn, text in batch:
+        if groups and (channel == USERS_CHANNEL) != club:
+            published.extend((name, parts, futures) for name, (parts, futures) in groups.items())
+            groups = {}
+        club = channel == USERS_CHANNEL
+        group = groups.get(channel)
+        if group is None:
+            group = groups[channel] = ([], [])
+        parts, futures = group
+        if listened is not None:
+            futures.append(listened)
+        if data is not None:
+            parts.append(data)
+        elif conn is not None and text is not None:
+            last = parts[-1] if parts else None
+            if isinstance(last, _Frame) and last.text is text:
+                last.conns.append(conn)
+            else:
+                parts.append(_Frame(text, [conn]))
+    published.extend((name, parts, futures) for name, (parts, futures) in groups.items())
+    return [
+        (
+            channel,
+            b"[" + b",".join(part if isinstance(part, bytes) else part.encode()
+                             for part in parts) + b"]",
+            futures,
+        )
+        for channel, parts, futures in published
+    ]
+
+
+def _expire(
+    listened: asyncio.Future[int], reply: asyncio.Future[Any], node: str, request: dict[str, Any]
+) -> None:
+    """A call to ``node`` had no answer in time (the owner is dead, paused, or Redis is
+    away): the one of its futures being waited for fails with :class:`_Unreachable`."""
+    waited = reply if listened.done() else listened
+    if not waited.done():
+        # Said once per call: how a stall or a lost message shows in the node's log.
+        log.warning(
+            "node %s: %s %s of game %s to %s (call %s) had no answer in time",
+            request.get("from"), "request" if waited is reply else "unsent request",
+            request.get("op"), request.get("game"), node, request.get("id"),
+        )
+        waited.set_exception(_Unreachable(node))
 
 
 def _version(frame: str, game_id: str) -> int | None:
@@ -183,7 +272,7 @@ class RemoteSubscriber:
     user_id: int
 
     def send_text(self, text: str) -> None:
-        self.cluster.push(self.node, {"k": "push", "c": self.conn, "x": text})
+        self.cluster.push_frame(self.node, self.conn, text)
 
 
 @dataclass(eq=False)
@@ -219,15 +308,13 @@ class Cluster:
         self.redis = aioredis.Redis.from_url(
             settings.redis_url, socket_connect_timeout=2, socket_timeout=5
         )
+        self._renew = self.redis.register_script(_RENEW)
         self._replace = self.redis.register_script(_REPLACE)
         self._release = self.redis.register_script(_RELEASE)
         self._write_share = self.redis.register_script(_WRITE_SHARE)
         self._bury = self.redis.register_script(_BURY)
-        #: What the publisher sends, in order: channel, message, and for a request to
-        #: another node the future of how many nodes listened (``None`` otherwise).
-        self._outbox: asyncio.Queue[tuple[str, bytes, asyncio.Future[int] | None]] = (
-            asyncio.Queue()
-        )
+        #: What the publisher sends, in order (see :data:`_Outgoing`).
+        self._outbox: asyncio.Queue[_Outgoing] = asyncio.Queue()
         self._calls: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._call_ids = itertools.count(1)
         self._conn_ids = itertools.count(1)
@@ -421,23 +508,27 @@ class Cluster:
             for rnd in self.rounds.rounds.values()
             if rnd.owner_epoch is not None
         ]
-        if owned:
-            # One round trip for all of this node's games.
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for _, key, value in owned:
-                    pipe.eval(_RENEW, 1, key, value, self.lease_ms)
-                renewed = await pipe.execute()
-            for (rnd, key, value), held in zip(owned, renewed, strict=True):
-                if held or self.rounds.rounds.get(rnd.id) is not rnd:
-                    continue
-                # Gone (Redis restarted empty, or expired while this node stalled): held
-                # again if nobody else took it; the epoch in the database decides anyway.
-                if await self.redis.set(key, value, nx=True, px=self.lease_ms):
-                    continue
-                log.warning(
-                    "node %s: lost the lease of game %s; stepping down", self.node, rnd.id
+        renewed: list[int] = []
+        for start in range(0, len(owned), _RENEW_AT_ONCE):
+            # One call for a thousand of this node's games.
+            chunk = owned[start:start + _RENEW_AT_ONCE]
+            renewed.extend(
+                await self._renew(
+                    keys=[key for _, key, _ in chunk],
+                    args=[*(value for _, _, value in chunk), self.lease_ms],
                 )
-                self.rounds.lost(rnd)
+            )
+        for (rnd, key, value), held in zip(owned, renewed, strict=True):
+            if held or self.rounds.rounds.get(rnd.id) is not rnd:
+                continue
+            # Gone (Redis restarted empty, or expired while this node stalled): held
+            # again if nobody else took it; the epoch in the database decides anyway.
+            if await self.redis.set(key, value, nx=True, px=self.lease_ms):
+                continue
+            log.warning(
+                "node %s: lost the lease of game %s; stepping down", self.node, rnd.id
+            )
+            self.rounds.lost(rnd)
         # Remote subscribers of nodes that are gone are forgotten (presence counts).
         nodes = {key[0] for key in self._remote_subs}
         for node in nodes:
@@ -601,41 +692,49 @@ class Cluster:
 
     def push(self, node: str, message: dict[str, Any]) -> None:
         """Send ``message`` to ``node``, after everything sent before it (never blocks)."""
-        self._outbox.put_nowait((node_channel(node), orjson.dumps(message), None))
+        self._outbox.put_nowait((node_channel(node), orjson.dumps(message), None, None, None))
+
+    def push_frame(self, node: str, conn: str, text: str) -> None:
+        """Send the frame ``text`` to the connection ``conn`` of ``node``, as :meth:`push`."""
+        self._outbox.put_nowait((node_channel(node), None, None, conn, text))
 
     async def _publish_loop(self) -> None:
         """The node's one publisher: messages leave in the order they were pushed, each
         tried again until Redis takes it (a restart of Redis loses none of them).
 
-        Whatever has queued up meanwhile leaves in one pipeline (one write and one
-        read for all, in order), not a round trip each: under load a node sends
-        thousands of frames a second to the others. A pipeline cut off midway is
-        sent again whole; the frames it repeats carry their plies and versions,
-        which the pages use to drop what they already have (or to resync)."""
+        Whatever has queued up meanwhile leaves together (:func:`bundle`): one publish
+        for all that goes to each node, all publishes in one pipeline (one write and
+        one read), not a round trip each, nor a message each for the receiving node
+        to parse and dispatch: under load a node sends thousands of frames a second
+        to the others. A pipeline cut off midway is sent again whole; the frames it
+        repeats carry their plies and versions, which the pages use to drop what
+        they already have (or to resync)."""
         while True:
             batch = [await self._outbox.get()]
             while len(batch) < _MAX_PUBLISHED and not self._outbox.empty():
                 batch.append(self._outbox.get_nowait())
-            counts: list[Any] = []
             while True:
                 # A request whose asker gave up (timed out) is not sent late.
                 batch = [item for item in batch if item[2] is None or not item[2].done()]
                 if not batch:
                     break
+                bundles = bundle(batch)
                 try:
-                    if len(batch) == 1:
-                        counts = [await self.redis.publish(batch[0][0], batch[0][1])]
+                    if len(bundles) == 1:
+                        counts = [await self.redis.publish(bundles[0][0], bundles[0][1])]
                     else:
                         async with self.redis.pipeline(transaction=False) as pipe:
-                            for channel, data, _ in batch:
+                            for channel, data, _ in bundles:
                                 pipe.publish(channel, data)
                             counts = await pipe.execute()
-                    break
                 except (RedisError, OSError):
                     await asyncio.sleep(0.2)
-            for (_, _, listened), count in zip(batch, counts, strict=True):
-                if listened is not None and not listened.done():
-                    listened.set_result(int(count))
+                    continue
+                for (_, _, futures), count in zip(bundles, counts, strict=True):
+                    for listened in futures:
+                        if not listened.done():
+                            listened.set_result(int(count))
+                break
 
     async def call(self, lease: Lease, request: dict[str, Any]) -> dict[str, Any]:
         """Ask the owner named by ``lease``; its reply, or :class:`_Unreachable` /
@@ -644,24 +743,27 @@ class Cluster:
 
     async def call_node(self, node: str, request: dict[str, Any]) -> dict[str, Any]:
         """Ask ``node``: see :meth:`call`."""
-        lease = Lease(node, int(request.get("epoch", 0)))
+        loop = asyncio.get_running_loop()
         call_id = next(self._call_ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._calls[call_id] = future
-        message = {**request, "k": "req", "id": call_id, "from": self.node}
-        listened: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        deadline = asyncio.get_running_loop().time() + self.settings.forward_timeout_s
+        request.update(k="req", id=call_id)
+        request["from"] = self.node
+        listened: asyncio.Future[int] = loop.create_future()
+        # One timer for the whole call (cheaper than a timeout scope: one call a move).
+        expiry = loop.call_at(
+            loop.time() + self.settings.forward_timeout_s, _expire, listened, future, node, request
+        )
         try:
             # Sent by the publisher, with whatever else is leaving (one round trip for all).
-            self._outbox.put_nowait((node_channel(lease.node), orjson.dumps(message), listened))
-            try:
-                async with asyncio.timeout_at(deadline):
-                    if not await listened:
-                        raise _Unreachable(lease.node)  # not listening: dead or cut off
-                    reply = await future
-            except TimeoutError:
-                raise _Unreachable(lease.node) from None  # or Redis away
+            self._outbox.put_nowait(
+                (node_channel(node), orjson.dumps(request), listened, None, None)
+            )
+            if not await listened:
+                raise _Unreachable(node)  # not listening: dead or cut off
+            reply = await future
         finally:
+            expiry.cancel()
             listened.cancel()
             self._calls.pop(call_id, None)
         error = reply.get("error")
@@ -704,38 +806,53 @@ class Cluster:
                 await asyncio.sleep(0.5)
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
+        """Hand on what came on this node's channel or the club's: a bundle of messages
+        (see :func:`bundle`), each handled in order."""
         try:
-            message = orjson.loads(data)
+            messages = orjson.loads(data)
         except orjson.JSONDecodeError:
             log.warning("node %s: a message that is not JSON, ignored", self.node)
             return
-        if not isinstance(message, dict):
+        if not isinstance(messages, list):
+            messages = [messages]
+        club = channel == _USERS_CHANNEL_BYTES
+        for message in messages:
+            if not isinstance(message, dict):
+                continue
+            if club:
+                self._dispatch_club(message)
+                continue
+            kind = message.get("k")
+            if kind == "push":
+                self._dispatch_frame(message.get("c"), message.get("x"))
+            elif kind == "reply":
+                future = self._calls.get(message.get("id"))  # type: ignore[arg-type]
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif kind == "req":
+                self.spawn(self._answer(message))
+
+    def _dispatch_club(self, message: dict[str, Any]) -> None:
+        user, body, ended = message.get("u"), message.get("m"), message.get("end")
+        if isinstance(user, int) and isinstance(body, dict):
+            self.connections.notify(user, body)
+        elif isinstance(user, int) and isinstance(ended, str):
+            self.connections.end_session(user, ended)
+
+    def _dispatch_frame(self, conns: Any, text: Any) -> None:
+        """The frame ``text`` for this node's connections ``conns`` (their keys)."""
+        if not isinstance(text, str) or not isinstance(conns, list):
             return
-        if channel == USERS_CHANNEL.encode():
-            user, body, ended = message.get("u"), message.get("m"), message.get("end")
-            if isinstance(user, int) and isinstance(body, dict):
-                self.connections.notify(user, body)
-            elif isinstance(user, int) and isinstance(ended, str):
-                self.connections.end_session(user, ended)
-            return
-        kind = message.get("k")
-        if kind == "push":
-            key, text = str(message.get("c")), message.get("x")
-            if not isinstance(text, str):
-                return
+        for key in conns:
+            if not isinstance(key, str):
+                continue
             early = self._early.get(key)
             if early is not None:
                 early.append(text)
-                return
+                continue
             sub = self._conns.get(key)
             if sub is not None:
                 sub.send_text(text)
-        elif kind == "reply":
-            future = self._calls.get(message.get("id"))  # type: ignore[arg-type]
-            if future is not None and not future.done():
-                future.set_result(message)
-        elif kind == "req":
-            self.spawn(self._answer(message))
 
     async def _answer(self, request: dict[str, Any]) -> None:
         """Do what another node forwarded, if this node owns the game in the epoch named."""
@@ -855,13 +972,13 @@ class Cluster:
     def end_session(self, user_id: int, session: str) -> None:
         """Close the sockets of one session of ``user_id`` (logged out) on every node."""
         self._outbox.put_nowait(
-            (USERS_CHANNEL, orjson.dumps({"u": user_id, "end": session}), None)
+            (USERS_CHANNEL, orjson.dumps({"u": user_id, "end": session}), None, None, None)
         )
 
     def notify(self, user_id: int, message: dict[str, Any]) -> None:
         """Tell ``user_id``'s pages on every node."""
         self._outbox.put_nowait(
-            (USERS_CHANNEL, orjson.dumps({"u": user_id, "m": message}), None)
+            (USERS_CHANNEL, orjson.dumps({"u": user_id, "m": message}), None, None, None)
         )
 
     # -- club-wide counts and lists ------------------------------------------------------
@@ -890,23 +1007,26 @@ class Cluster:
         }
 
     async def _share(self) -> None:
-        declared_dead = await self._write_share(
-            keys=[NODES_KEY], args=[self.node, orjson.dumps(self._my_share())]
-        )
+        mine = self._my_share()
+        written = orjson.dumps(mine)
+        declared_dead = await self._write_share(keys=[NODES_KEY], args=[self.node, written])
         if declared_dead and self.lobby is not None and self.lobby.seeks:
             # This node stalled so long that another took it for dead and handed its
             # seeks over: they are no longer this node's.
             log.warning("node %s was taken for dead: its seeks were handed over", self.node)
             self.lobby.seeks.clear()
             self.lobby.changed()
-            await self.redis.hset(NODES_KEY, self.node, orjson.dumps(self._my_share()))
+            mine = self._my_share()
+            written = orjson.dumps(mine)
+            await self.redis.hset(NODES_KEY, self.node, written)
         raw = await self.redis.hgetall(NODES_KEY)
         now = now_ms()
         fresh = now - 3 * max(1000, self.lease_ms)
         shares = {}
         for key, data in raw.items():
             node = key.decode() if isinstance(key, bytes) else key
-            value = orjson.loads(data)
+            # This node's own share, as just written, needs no parsing.
+            value = mine if node == self.node and data == written else orjson.loads(data)
             if value.get("dead"):
                 if value.get("at", 0) < now - _TOMBSTONE_MS:
                     await self.redis.hdel(NODES_KEY, node)
