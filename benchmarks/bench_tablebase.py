@@ -43,6 +43,7 @@ from gameclub.tablebase.ataxx import (
     AtaxxProbe,
     AtaxxTables,
     decode,
+    fill_twins,
     iterate_layer,
     layer_exits,
     parse_size,
@@ -70,7 +71,7 @@ def packed(codes: np.ndarray) -> bytes:
 def bench_build(game: AtaxxTables, iterate: bool = True) -> list[np.ndarray]:
     """Per layer: the exits, then the same layer by propagation, by propagation with
     distances (level by level, what the build runs) and by iteration (the peers)."""
-    singles, doubles, binom = game.geometry.tables()
+    singles, doubles = game.geometry.tables()
     n = game.geometry.squares
     # compile (or load) every kernel on a small board first
     small = AtaxxTables(2, 3, game.rules)
@@ -83,17 +84,23 @@ def bench_build(game: AtaxxTables, iterate: bool = True) -> list[np.ndarray]:
     for e in game.layers():
         below = layers[-1] if layers else np.zeros(0, dtype=np.int8)
         t0 = time.perf_counter()
-        exits, moves, over = layer_exits(np.int64(e), np.int64(n), singles, doubles, binom,
-                                         np.int64(game.stuck_lose), below)
+        exits, moves, over = layer_exits(np.int64(e), np.int64(n), singles, doubles,
+                                         game.geometry.fold(), np.int64(game.stuck_lose),
+                                         below)
+        counters = moves
         t1 = time.perf_counter()
-        values = propagate_layer(exits, moves, game.context(e))
+        values = propagate_layer(exits, counters.copy(), game.context(e))
         t2 = time.perf_counter()
         # The level-by-level propagation counts the moves down in place: a copy.
-        levelled, _, _ = propagate_levels_layer(exits, moves.copy(), over, game.context(e))
+        levelled, _, _ = propagate_levels_layer(exits, counters.copy(), over, game.context(e))
         t3 = time.perf_counter()
         sweeps = 0
+        no_distances = np.zeros(0, dtype=np.uint8)
+        fill_twins(values, no_distances, game.context(e))
+        fill_twins(levelled, no_distances, game.context(e))
         if iterate:
             iterated, sweeps = iterate_layer(exits, moves, game.context(e))
+            fill_twins(iterated, no_distances, game.context(e))
             if not np.array_equal(values, iterated):
                 raise SystemExit(f"layer {e}: the two methods disagree")
         t4 = time.perf_counter()
@@ -185,12 +192,11 @@ def bench_compression(layers: list[np.ndarray], table_path: Path) -> None:
 def bench_probe(root: Path, game: AtaxxTables, probes: int) -> None:
     width, height = game.geometry.width, game.geometry.height
     n = game.geometry.squares
-    _, _, binom = game.geometry.tables()
     rng = random.Random(1)
     cold = []
     probe = AtaxxProbe.open(root, width, height, game.rules)
     for e in game.layers():
-        us, them = decode(np.int64(e), np.int64(0), np.int64(n), binom)
+        us, them = decode(np.int64(e), np.int64(0), np.int64(n), game.geometry.fold())
         t0 = time.perf_counter_ns()
         probe.value_of(int(us), int(them))
         cold.append((time.perf_counter_ns() - t0) / 1e3)
@@ -412,7 +418,9 @@ def main() -> None:
         return
     width, height = parse_size(args.size)
     game = AtaxxTables(width, height, args.rules or "ataxx")
-    print(f"{game.name}: {3 ** game.geometry.squares:,} positions; load average "
+    slots = sum(game.layer_size(e) for e in game.layers())
+    print(f"{game.name}: {3 ** game.geometry.squares:,} boards in {slots:,} positions "
+          f"(symmetries folded); load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     layers = bench_build(game, iterate=not args.no_iterate)
     if args.build_only:

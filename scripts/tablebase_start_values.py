@@ -19,9 +19,9 @@ import numpy as np
 
 from gameclub.ataxx import Board
 from gameclub.ataxx.rules import StartLayout
-from gameclub.tablebase.ataxx import AtaxxProbe, table_ruleset
+from gameclub.tablebase.ataxx import AtaxxProbe, decode, table_ruleset
 from gameclub.tablebase.storage import TableError
-from gameclub.tablebase.values import decode
+from gameclub.tablebase.values import decode as decode_value
 
 BOARDS = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (4, 4), (4, 5)]
 LAYOUT = {"ataxx": StartLayout.FOUR_CORNERS, "site-2005": StartLayout.TWO_CORNERS}
@@ -29,7 +29,7 @@ WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
 def words(value: int) -> str:
-    result, margin = decode(value)
+    result, margin = decode_value(value)
     return "draw" if result == 0 and margin == 0 else f"{WORDS[result]} {margin:+d}"
 
 
@@ -43,6 +43,20 @@ def start_positions(root: Path) -> Iterator[tuple[int, int, str, AtaxxProbe, Boa
                 continue
             ruleset = table_ruleset(width, height, rules).replace(start=LAYOUT[rules])
             yield width, height, rules, probe, Board(ruleset.start_fen(), ruleset)
+
+
+def boards_at(probe: AtaxxProbe, distance: int) -> set[tuple[int, int]]:
+    """The boards ``(us, them)`` whose distance is ``distance``: every image of each
+    slot at it (the index stores one position of each set of symmetric boards)."""
+    images = probe.geometry.symmetries()
+    found = set()
+    for layer in probe.table.layers:
+        for index in np.flatnonzero(np.asarray(probe.table.distance(layer)) == distance):
+            us, them = decode(np.int64(layer), np.int64(index), np.int64(probe.n), probe.fold)
+            for image in images:
+                found.add(tuple(sum(1 << image[k] for k in range(probe.n) if int(mask) >> k & 1)
+                                for mask in (us, them)))
+    return found
 
 
 def main() -> None:
@@ -70,8 +84,7 @@ def main() -> None:
         found = probe.probe(board)
         longest = max(int(np.asarray(probe.table.distance(layer)).max())
                       for layer in probe.table.layers)
-        at = sum(int(np.count_nonzero(np.asarray(probe.table.distance(layer)) == longest))
-                 for layer in probe.table.layers)
+        at = len(boards_at(probe, longest))
         best = found.best.uci() if found.best else "-"
         print(f"| {width}x{height} | {rules} | {found.distance} | {best} | {longest} "
               f"| {at:,} |")

@@ -5,7 +5,7 @@ a plain minimax)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from math import comb
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -50,13 +50,98 @@ def positions(n: int) -> Iterator[tuple[int, int]]:
         yield us, them
 
 
-def python_index(us: int, them: int, n: int) -> tuple[int, int]:
-    """``(layer, index)`` as the manifest's index describes it, written plainly."""
-    empties = [k for k in range(n) if not (us | them) >> k & 1]
-    rank = sum(comb(k, j + 1) for j, k in enumerate(empties))
-    occupied = [k for k in range(n) if (us | them) >> k & 1]
-    colours = sum(1 << j for j, k in enumerate(occupied) if us >> k & 1)
-    return len(empties), (rank << len(occupied)) | colours
+@cache
+def python_symmetries(width: int, height: int) -> list[Callable[[int], int]]:
+    """The board's symmetries on compact masks, written plainly: every way of mirroring
+    the files, mirroring the ranks and, on a square board, exchanging files and ranks."""
+    n = width * height
+    swaps = (False, True) if width == height else (False,)
+    turns = []
+    for swap in swaps:
+        for flip_file in (False, True):
+            for flip_rank in (False, True):
+                image = []
+                for k in range(n):
+                    f, r = k % width, k // width
+                    f = width - 1 - f if flip_file else f
+                    r = height - 1 - r if flip_rank else r
+                    f, r = (r, f) if swap else (f, r)
+                    image.append(r * width + f)
+                turns.append(lambda mask, image=image: sum(
+                    1 << image[k] for k in range(n) if mask >> k & 1))
+    return turns
+
+
+_CLASSES: dict[tuple[int, int], dict[int, list[int]]] = {}
+
+
+def python_classes(width: int, height: int) -> dict[int, list[int]]:
+    """Per number of empty squares, the classes of empty sets as the manifest's index
+    describes them: the least mask of each set's images, in increasing order."""
+    if (width, height) not in _CLASSES:
+        turns = python_symmetries(width, height)
+        n = width * height
+        least = {min(turn(m) for turn in turns) for m in range(1 << n)}
+        classes: dict[int, list[int]] = {e: [] for e in range(n + 1)}
+        for m in sorted(least):
+            classes[m.bit_count()].append(m)
+        _CLASSES[(width, height)] = classes
+    return _CLASSES[(width, height)]
+
+
+def python_colours(us: int, occupied: int, n: int) -> int:
+    squares = [k for k in range(n) if occupied >> k & 1]
+    return sum(1 << j for j, k in enumerate(squares) if us >> k & 1)
+
+
+def python_index(us: int, them: int, width: int, height: int) -> tuple[int, int]:
+    """``(layer, index)`` as the manifest's index describes it, written plainly: the
+    empty squares taken to their least image, its class's number, then the least
+    colours among the images that take the empty squares there."""
+    n = width * height
+    full = (1 << n) - 1
+    images = [(turn(us), turn(them)) for turn in python_symmetries(width, height)]
+    least = min(full & ~(u | t) for u, t in images)
+    colours = min(python_colours(u, full & ~least, n) for u, t in images
+                  if full & ~(u | t) == least)
+    e = least.bit_count()
+    return e, (_class_numbers(width, height)[least] << (n - e)) | colours
+
+
+@cache
+def _class_numbers(width: int, height: int) -> dict[int, int]:
+    return {mask: number for masks in python_classes(width, height).values()
+            for number, mask in enumerate(masks)}
+
+
+def python_decode(layer: int, index: int, width: int, height: int) -> tuple[int, int]:
+    """``(us, them)`` of a slot, by the documented index."""
+    n = width * height
+    full = (1 << n) - 1
+    occupied_count = n - layer
+    occupied = full & ~python_classes(width, height)[layer][index >> occupied_count]
+    squares = [k for k in range(n) if occupied >> k & 1]
+    us = sum(1 << k for j, k in enumerate(squares) if index >> j & 1)
+    return us, occupied & ~us
+
+
+def orbit_count(width: int, height: int) -> int:
+    """Positions up to the board's symmetries, by Burnside's count: the average over the
+    symmetries of 3 to the number of square cycles each makes."""
+    n = width * height
+    total = 0
+    for turn in python_symmetries(width, height):
+        seen, cycles = 0, 0
+        for k in range(n):
+            if seen >> k & 1:
+                continue
+            cycles += 1
+            j = k
+            while not seen >> j & 1:
+                seen |= 1 << j
+                j = turn(1 << j).bit_length() - 1
+        total += 3**cycles
+    return total // len(python_symmetries(width, height))
 
 
 def outcome_value(board: Board) -> int:

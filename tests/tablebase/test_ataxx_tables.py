@@ -9,26 +9,81 @@ import pytest
 
 from gameclub.ataxx import Board
 from gameclub.ataxx.engine.endgame import solve
-from gameclub.tablebase.ataxx import AtaxxTables
+from gameclub.tablebase.ataxx import AtaxxProbe, AtaxxTables
 from gameclub.tablebase.build import build
 from gameclub.tablebase.values import decode, encode, wdl_codes
 
-from .conftest import ataxx_rules, board_of, minimax, outcome_value, positions, python_index
+from .conftest import (
+    ataxx_rules,
+    board_of,
+    minimax,
+    orbit_count,
+    outcome_value,
+    positions,
+    python_classes,
+    python_decode,
+    python_index,
+    python_symmetries,
+)
 
 
-@pytest.mark.parametrize("size", [(2, 3), (3, 3)])
+def checked_value(probe: AtaxxProbe, board: Board) -> int:
+    """What the checker pass says a board is worth: its end as ``Board.outcome()``
+    scores it, or the best over Board's moves of the negated stored child values."""
+    if board.outcome() is not None:
+        return outcome_value(board)
+    best = -1000
+    for move in board.legal_moves:
+        board.push(move)
+        best = max(best, -probe.board_value(board))
+        board.pop()
+    return best
+
+
+@pytest.mark.parametrize("size", [(2, 3), (3, 3), (2, 4)])
 def test_index_is_the_documented_one(ataxx_probe, size):
+    """Every board gets the index of the plain re-implementation, all the images of a
+    board one index, and the positions up to symmetry (Burnside's count) one each."""
     width, height = size
     probe = ataxx_probe(width, height)
     n = width * height
+    turns = python_symmetries(width, height)
     seen = set()
     for us, them in positions(n):
-        assert probe.index(us, them) == python_index(us, them, n)
-        seen.add(probe.index(us, them))
-    # every (layer, index) is hit once: the index is perfect
-    assert len(seen) == 3**n
+        found = probe.index(us, them)
+        assert found == python_index(us, them, width, height)
+        assert all(probe.index(turn(us), turn(them)) == found for turn in turns)
+        seen.add(found)
+    assert len(seen) == orbit_count(width, height) < 3**n
+    classes = python_classes(width, height)
     for layer, entry in probe.table.layers.items():
-        assert entry["positions"] == len([1 for e, _ in seen if e == layer])
+        assert entry["positions"] == len(classes[layer]) << (n - layer)
+        assert all(0 <= i < entry["positions"] for e, i in seen if e == layer)
+    # the slots no board reaches: colourings of self-symmetric empty sets
+    assert sum(e["positions"] for e in probe.table.layers.values()) > len(seen)
+
+
+@pytest.mark.parametrize("size", [(2, 4), (3, 3)])
+@pytest.mark.parametrize("rules", ["ataxx", "site-2005"])
+def test_every_slot_holds_the_value_of_the_board_it_decodes_to(ataxx_probe, size, rules):
+    """Every slot of the files, those no board's index reaches included, decoded by the
+    documented index: its value and distance are those the board gets through its
+    own index, which is the best over the board's moves (Board's rules)."""
+    width, height = size
+    probe = ataxx_probe(width, height, rules)
+    ruleset = ataxx_rules(width, height, rules)
+    twins = 0
+    for layer in probe.table.layers:
+        values = probe.table.values(layer)
+        distances = probe.table.distance(layer)
+        for j in range(values.size):
+            us, them = python_decode(layer, j, width, height)
+            twins += probe.index(us, them) != (layer, j)
+            assert values[j] == probe.value_of(us, them)
+            assert distances[j] == probe.distance_of(us, them)
+            board = board_of(us, them, width, height, ruleset)
+            assert values[j] == checked_value(probe, board), board.fen()
+    assert twins > 0
 
 
 @pytest.mark.parametrize("size", [(2, 4), (3, 3)])
@@ -40,16 +95,7 @@ def test_every_value_is_the_best_over_its_moves(ataxx_probe, size, rules):
     ruleset = ataxx_rules(width, height, rules)
     for us, them in positions(width * height):
         board = board_of(us, them, width, height, ruleset)
-        stored = probe.value_of(us, them)
-        if board.outcome() is not None:
-            assert stored == outcome_value(board), board.fen()
-            continue
-        best = -1000
-        for move in board.legal_moves:
-            board.push(move)
-            best = max(best, -probe.board_value(board))
-            board.pop()
-        assert stored == best, board.fen()
+        assert probe.value_of(us, them) == checked_value(probe, board), board.fen()
 
 
 @pytest.mark.parametrize("rules", ["ataxx", "site-2005"])
@@ -126,12 +172,4 @@ def test_the_4x4_table_passes_the_checker_on_random_positions(ataxx_probe):
         us = rng.randrange(1 << 16)
         them = rng.randrange(1 << 16) & ~us
         board = board_of(us, them, 4, 4, ruleset)
-        if board.outcome() is not None:
-            assert probe.value_of(us, them) == outcome_value(board)
-            continue
-        best = -1000
-        for move in board.legal_moves:
-            board.push(move)
-            best = max(best, -probe.board_value(board))
-            board.pop()
-        assert probe.value_of(us, them) == best, board.fen()
+        assert probe.value_of(us, them) == checked_value(probe, board), board.fen()

@@ -14,7 +14,16 @@ from numba import njit
 
 from gameclub.ataxx import bitboard
 from gameclub.tablebase import retro
-from gameclub.tablebase.ataxx import MAX_SQUARES, AtaxxTables, Geometry, layer_exits, parents
+from gameclub.tablebase.ataxx import (
+    MAX_SQUARES,
+    AtaxxTables,
+    Geometry,
+    decode,
+    encode,
+    fill_twins,
+    layer_exits,
+    parents,
+)
 from gameclub.tablebase.values import NO_EXIT
 
 _TOP = 127
@@ -116,34 +125,78 @@ lean_layer = retro.specialise(retro.propagate_levels, "ataxx_lean", (bitboard,),
 @pytest.mark.parametrize("rules", ["ataxx", "site-2005"])
 def test_the_lean_propagation_gives_the_reference_values_and_distances(size, rules):
     game = AtaxxTables(*size, rules)
-    singles, doubles, binom = game.geometry.tables()
+    singles, doubles = game.geometry.tables()
     n = np.int64(game.geometry.squares)
     below = np.zeros(0, dtype=np.int8)
     for layer in game.layers():
-        exits, moves, over = layer_exits(np.int64(layer), n, singles, doubles, binom,
-                                         np.int64(game.stuck_lose), below)
-        assert moves.dtype == np.uint8
-        expected = reference_layer(exits, moves, over, game.context(layer))
+        ctx = game.context(layer)
+        exits, moves, over = layer_exits(np.int64(layer), n, singles, doubles,
+                                         game.geometry.fold(), np.int64(game.stuck_lose),
+                                         below)
+        assert moves.dtype == np.uint16
+        expected = reference_layer(exits, moves, over, ctx)
         counters = moves.copy()
-        got = lean_layer(exits, counters, over, game.context(layer))
+        got = lean_layer(exits, counters, over, ctx)
         assert np.array_equal(got[0], expected[0]), layer
         assert np.array_equal(got[1], expected[1]), layer
         assert got[2] == expected[2]
         # the counters were counted down in place: the caller's copy is spent
         assert np.all(counters <= moves)
-        below = got[0]
+        values = got[0].copy()
+        fill_twins(values, got[1].copy(), ctx)
+        below = values
 
 
-def test_a_byte_counts_the_jumps_of_every_board_the_tables_allow():
-    """The move counters are ``uint8``: no position has more in-layer moves than the
-    board has (square, square two away) pairs, one pass aside."""
+def test_the_counters_fit_their_types_on_every_board_the_tables_allow():
+    """``layer_exits`` counts a position's jumps in a byte: no position has more
+    in-layer moves than the board has (square, square two away) pairs, one pass
+    aside. The propagation's counters (``layer_counters``) count each move of each of
+    a position's at most 8 images at most once: 8 times that fits an ``uint16``."""
     for width in range(2, 9):
         for height in range(2, 9):
             if width * height > MAX_SQUARES:
                 continue
-            _, doubles, _ = Geometry(width, height).tables()
+            geometry = Geometry(width, height)
+            _, doubles = geometry.tables()
             pairs = sum(bin(int(d)).count("1") for d in doubles)
             assert pairs <= 255, (width, height, pairs)
+            assert len(geometry.symmetries()) * (pairs + 1) < 1 << 16
+
+
+@njit(cache=True)
+def _entries_of_parents(ctx, size):
+    """The counters as the propagation takes them off: one for each entry of each
+    stored position's parents (a twin, which no index reaches, has none)."""
+    e, n, fold = ctx[0], ctx[1], ctx[4]
+    counters = np.zeros(size, dtype=np.int64)
+    out = np.empty(retro.MAX_EDGES, dtype=np.int64)
+    for i in range(size):
+        us, them = decode(e, np.int64(i), n, fold)
+        if encode(us, them, n, fold)[1] != i:
+            continue
+        count = parents(ctx, np.int64(i), out)
+        for k in range(count):
+            counters[out[k]] += 1
+    return counters
+
+
+@pytest.mark.parametrize("size", [(3, 3), (2, 5), (3, 4)])
+@pytest.mark.parametrize("rules", ["ataxx", "site-2005"])
+def test_the_counters_are_the_entries_the_parents_list(size, rules):
+    """``layer_exits`` counts a position's entries from its own moves and the
+    stabilisers of its children; the propagation takes off one per entry of the
+    parents' lists: the two counts must be equal, and zero exactly for a position
+    without moves inside the layer (jumps or a pass)."""
+    game = AtaxxTables(*size, rules)
+    singles, doubles = game.geometry.tables()
+    n = np.int64(game.geometry.squares)
+    below = np.zeros(game.geometry.layer_size(0), dtype=np.int8)
+    for layer in range(1, game.geometry.squares + 1):
+        exits, moves, _ = layer_exits(np.int64(layer), n, singles, doubles,
+                                      game.geometry.fold(), np.int64(game.stuck_lose), below)
+        entries = _entries_of_parents(game.context(layer), exits.size)
+        assert np.array_equal(entries, moves.astype(np.int64)), layer
+        below = np.zeros(exits.size, dtype=np.int8)
 
 
 def test_every_board_the_tables_allow_has_its_parents_fit_the_solvers_buffer():
@@ -162,8 +215,9 @@ def test_the_parents_bound_holds_and_4x5_needs_more_than_4096_places():
     out = np.empty(1 << 16, dtype=np.int64)
     ctx = game.context(7)
     occupied = game.geometry.squares - 7
-    counts = [parents(ctx, np.int64(rank << occupied), out)
-              for rank in range(game.geometry.layer_size(7) >> occupied)]
+    # colours 0 (every piece theirs) is the canonical colouring of each class
+    counts = [parents(ctx, np.int64(cls << occupied), out)
+              for cls in range(game.geometry.layer_size(7) >> occupied)]
     assert 4096 < max(counts) <= bound
     small = AtaxxTables(3, 4)
     for layer in small.layers():

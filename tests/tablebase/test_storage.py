@@ -150,5 +150,27 @@ def test_info_reports_every_layer(table_copy, capsys):
     assert main(["tablebase", "info", str(table_copy), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert [x["layer"] for x in info["layers"]] == list(range(7))
-    assert info["positions"] == 3**6
-    assert np.isclose(info["wdl_ratio"], ((3**6 + 3) // 4) / info["wdl_bytes"], atol=0.01)
+    layers = AtaxxTables(2, 3).geometry
+    assert [x["positions"] for x in info["layers"]] == [layers.layer_size(e) for e in range(7)]
+    assert [x["boards"] for x in info["layers"]] == [layers.boards(e) for e in range(7)]
+    assert info["boards"] == 3**6 > info["positions"]
+    assert np.isclose(info["wdl_ratio"], ((info["positions"] + 3) // 4) / info["wdl_bytes"],
+                      atol=0.01)
+
+
+def test_a_table_of_the_earlier_unfolded_index_is_refused_with_a_rebuild_message(
+        table_copy, tmp_path, capsys):
+    """Tables indexed before the symmetries were folded hold every board: their slots
+    mean other boards, so they must never be probed or resumed."""
+    path = _damaged(table_copy, tmp_path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["params"]["index"] = "empty-squares rank, then colours/1"
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(TableError, match="earlier index .* build the table again"):
+        AtaxxProbe.open(path, 2, 3)
+    before = _files(path)
+    for argv in (["probe", "ataxx", "x1/2/1o x", "--dir", str(tmp_path)],
+                 ["build", "ataxx", "--size", "2x3", "--dir", str(tmp_path), "--resume"]):
+        assert main(["tablebase", *argv]) == 2
+        assert "build the table again" in capsys.readouterr().err
+    assert _files(path) == before

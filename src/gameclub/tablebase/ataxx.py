@@ -7,13 +7,26 @@ stride-8 layout of :mod:`gameclub.ataxx.squares`), so that a position is an
 ``n``-bit mask per side with ``n = width * height``.
 
 Layers are the number of empty squares ``e``: a clone fills one (it leaves the
-layer, to ``e - 1``), a jump and a pass keep it. The index inside layer ``e`` is
-perfect: the rank of the set of empty squares among the ``C(n, e)`` such sets
-(the combinatorial number system), times ``2 ** (n - e)``, plus the colours of the
-occupied squares in square order (bit ``j`` set: the ``j``-th occupied square is
-ours). The layers hold ``sum C(n, e) 2^(n-e) = 3^n`` positions in all, one per
-board. Symmetries are not folded: the index would lose its simple arithmetic,
-for at most a factor 8 on square boards (4 on the others).
+layer, to ``e - 1``), a jump and a pass keep it. The index inside layer ``e`` folds
+the board's symmetries (8 on a square board, 4 on the others: the two mirrors and
+the half turn), which the rules do not see. The set of empty squares is taken to
+its *class*: the least mask among its images, and the class number is that mask's
+place among the classes of the layer in increasing order. The position's index
+is the class number times ``2 ** (n - e)``, plus the colours of the occupied
+squares in square order (bit ``j`` set: the ``j``-th occupied square is ours) of
+the image that takes the empty squares to the class's mask; where several do (an
+empty set that is its own image), the least colours. So each orbit of positions
+has one canonical member, and :func:`encode` gives the same index to all of them.
+A layer holds ``classes(e) * 2 ** (n - e)`` slots; the slots of an empty set that
+is its own image whose colours are not the least of their orbit are reached by no
+position ("twins"): the solvers leave them out and they get their canonical
+member's value and distance afterwards, so that every slot of the files is the
+value of the board it decodes to. 4x5 holds 884,489,069 slots for 3,486,784,401
+boards (a factor 3.94), 4x4 5,864,611 for 43,046,721 (7.34).
+
+Folding changes how the in-layer moves are counted (see :func:`layer_exits`):
+a position's counter is the number of entries the parents' enumeration files under
+it, not its number of moves.
 
 The rules: the ``ataxx`` preset without its fifty-move limit (a game that never
 ends is a draw), and the same with the ``site-2005`` stuck rule (a side with no
@@ -25,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 from pathlib import Path
 
@@ -42,10 +56,14 @@ from gameclub.tablebase.values import NO_EXIT, RESULT_STEP, wdl_codes
 
 #: the rule variants with a table, by the name the command line uses.
 STUCK_RULES = {"ataxx": 0, "site-2005": 1}
+#: the index the tables are built with (the manifest keeps it; another one is refused).
+INDEX = "empty-squares class under the board's symmetries, then least colours/2"
 MAX_SQUARES = 25
 #: the longest distance the distance byte holds (a longer one stops the build).
 MAX_DISTANCE = 255
 _MAX_MOVES = 1024
+_CHUNK_BITS = 7
+_CHUNKS = 4
 
 
 @dataclass(frozen=True)
@@ -60,11 +78,40 @@ class Geometry:
         return self.width * self.height
 
     def layer_size(self, empties: int) -> int:
+        """Slots of layer ``empties``: its classes of empty sets times the colourings."""
+        offsets = self.fold()[2]
+        return int(offsets[empties + 1] - offsets[empties]) << (self.squares - empties)
+
+    def boards(self, empties: int) -> int:
+        """Boards of layer ``empties`` before folding: ``C(n, e) * 2 ** (n - e)``."""
         n = self.squares
         return comb(n, empties) << (n - empties)
 
-    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Neighbours at distance 1, at distance 2 (compact masks), and binomials."""
+    def symmetries(self) -> list[list[int]]:
+        """The board's symmetries as square permutations (``image[k]``), the identity
+        first: the mirrors and the half turn, and on a square board the four more that
+        exchange files and ranks."""
+        w, h = self.width, self.height
+        maps = [lambda f, r: (f, r), lambda f, r: (w - 1 - f, r),
+                lambda f, r: (f, h - 1 - r), lambda f, r: (w - 1 - f, h - 1 - r)]
+        if w == h:
+            maps += [lambda f, r: (r, f), lambda f, r: (h - 1 - r, f),
+                     lambda f, r: (r, w - 1 - f), lambda f, r: (h - 1 - r, w - 1 - f)]
+        images = []
+        for turn in maps:
+            image = []
+            for k in range(self.squares):
+                g, s = turn(k % w, k // w)
+                image.append(s * w + g)
+            images.append(image)
+        return images
+
+    def fold(self) -> tuple[np.ndarray, ...]:
+        """The index's tables (see :func:`fold_tables`), made once per board size."""
+        return _fold_of(self.width, self.height)
+
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Neighbours at distance 1 and at distance 2 (compact masks)."""
         w, h, n = self.width, self.height, self.squares
         singles = np.zeros(n, dtype=np.uint64)
         doubles = np.zeros(n, dtype=np.uint64)
@@ -80,19 +127,33 @@ class Geometry:
                         singles[k] |= bit
                     else:
                         doubles[k] |= bit
-        binom = np.zeros((n + 2, n + 2), dtype=np.int64)
-        for a in range(n + 2):
-            for b in range(n + 2):
-                binom[a, b] = comb(a, b)
-        return singles, doubles, binom
+        return singles, doubles
 
     def most_parents(self) -> int:
         """A bound on the in-layer parents of one position (:func:`parents`): for each
         landing square, a source two away times each subset of the pieces around it
         that the jump may have taken; and an un-pass."""
-        singles, doubles, _ = self.tables()
+        singles, doubles = self.tables()
         return 1 + sum(bin(int(doubles[k])).count("1") << bin(int(singles[k])).count("1")
                        for k in range(self.squares))
+
+
+@lru_cache(maxsize=8)
+def _fold_of(width: int, height: int) -> tuple[np.ndarray, ...]:
+    images = Geometry(width, height).symmetries()
+    n = width * height
+    # Each symmetry turns a mask 7 bits at a time: 4 lookups cover 25 squares.
+    perms = np.zeros((len(images), _CHUNKS, 1 << _CHUNK_BITS), dtype=np.uint64)
+    for g, image in enumerate(images):
+        for c in range(_CHUNKS):
+            for v in range(1 << _CHUNK_BITS):
+                mask = 0
+                for b in range(_CHUNK_BITS):
+                    k = c * _CHUNK_BITS + b
+                    if v >> b & 1 and k < n:
+                        mask |= 1 << image[k]
+                perms[g, c, v] = mask
+    return fold_tables(np.int64(n), np.int64(len(images)), perms)
 
 
 # -- the index ---------------------------------------------------------------------
@@ -104,48 +165,113 @@ def _lowest(bb):
     return np.int64(popcount((bb & (np.uint64(0) - bb)) - np.uint64(1)))
 
 
-@njit(cache=True)
-def encode(us, them, n, binom):
-    """``(layer, index)`` of the position ``(us, them)`` (compact masks)."""
-    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    occupied = us | them
-    empty = full & ~occupied
-    rank = np.int64(0)
-    j = 0
-    bb = empty
-    while bb:
-        k = _lowest(bb)
-        bb &= bb - np.uint64(1)
-        j += 1
-        rank += binom[k, j]
+@njit(inline="always", cache=True)
+def _turned(mask, g, perms):
+    """``mask`` under symmetry ``g``."""
+    m = np.int64(mask)
+    return (perms[g, 0, m & 127] | perms[g, 1, (m >> 7) & 127]
+            | perms[g, 2, (m >> 14) & 127] | perms[g, 3, (m >> 21) & 127])
+
+
+@njit(inline="always", cache=True)
+def _colours(mine, occupied):
+    """Bit ``j`` set: the ``j``-th square of ``occupied`` is in ``mine``."""
     colours = np.int64(0)
     bit = 0
     bb = occupied
     while bb:
         k = _lowest(bb)
         bb &= bb - np.uint64(1)
-        if (us >> np.uint64(k)) & np.uint64(1):
+        if (mine >> np.uint64(k)) & np.uint64(1):
             colours |= np.int64(1) << bit
         bit += 1
-    return j, (rank << (n - j)) | colours
+    return colours
+
+
+@njit(inline="always", cache=True)
+def _least_image(mask, count, perms):
+    least = mask
+    for g in range(count):
+        t = _turned(mask, g, perms)
+        if t < least:
+            least = t
+    return least
 
 
 @njit(cache=True)
-def decode(e, index, n, binom):
-    """``(us, them)`` of the position ``index`` in layer ``e``."""
-    occupied_count = n - e
-    rank = index >> occupied_count
-    colours = index & ((np.int64(1) << occupied_count) - 1)
-    empty = np.uint64(0)
-    k = n - 1
-    for j in range(e, 0, -1):
-        while binom[k, j] > rank:
-            k -= 1
-        rank -= binom[k, j]
-        empty |= np.uint64(1) << np.uint64(k)
-        k -= 1
+def fold_tables(n, count, perms):
+    """The index's tables of an ``n``-square board with ``count`` symmetries (``perms``
+    turns a mask, 7 bits a lookup): ``(class_of, classes, offsets, perms)``.
+
+    ``class_of[E]``, for every mask ``E`` of empty squares, is the number of its class
+    in its layer times 256, plus a bit ``g`` for each symmetry ``g`` that takes ``E``
+    to its class's mask (the least of its images): one lookup, one memory access,
+    gives both (the table has ``2^n`` entries, 4 MB on 4x5, more than the caches
+    nearest the core hold). ``classes[offsets[e] + c]`` is the mask of class ``c`` of
+    layer ``e``. Classes are numbered in increasing order of their mask, so that a
+    class's mask, the least of its images, is met before the other members.
+    """
+    size = np.int64(1) << n
+    class_of = np.empty(size, dtype=np.uint32)
+    counts = np.zeros(n + 2, dtype=np.int64)
+    for m in range(size):
+        if _least_image(np.uint64(m), count, perms) == np.uint64(m):
+            counts[popcount(np.uint64(m)) + 1] += 1
+    offsets = np.zeros(n + 2, dtype=np.int64)
+    for e in range(1, n + 2):
+        offsets[e] = offsets[e - 1] + counts[e]
+    classes = np.empty(offsets[n + 1], dtype=np.uint64)
+    filled = offsets.copy()
+    for m in range(size):
+        least = _least_image(np.uint64(m), count, perms)
+        e = popcount(np.uint64(m))
+        if least == np.uint64(m):
+            number = filled[e] - offsets[e]
+            classes[filled[e]] = np.uint64(m)
+            filled[e] += 1
+        else:
+            number = np.int64(class_of[np.int64(least)] >> 8)
+        turns = 0
+        for g in range(count):
+            if _turned(np.uint64(m), g, perms) == least:
+                turns |= 1 << g
+        class_of[m] = np.uint32((number << 8) | turns)
+    return class_of, classes, offsets, perms
+
+
+@njit(cache=True)
+def encode(us, them, n, fold):
+    """``(layer, index)`` of the position ``(us, them)`` (compact masks): the index of its
+    canonical member, the same for every image of it under the board's symmetries."""
+    class_of, perms = fold[0], fold[3]
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
-    occupied = full & ~empty
+    empty = full & ~(us | them)
+    e = np.int64(popcount(empty))
+    entry = np.int64(class_of[np.int64(empty)])
+    which = entry & 255
+    first = _lowest(np.uint64(which))
+    # the class's mask is the image of ``empty`` by any of the symmetries listed
+    occupied = full & ~_turned(empty, first, perms)
+    colours = _colours(_turned(us, first, perms), occupied)
+    which &= which - 1
+    while which:
+        g = _lowest(np.uint64(which))
+        which &= which - 1
+        c = _colours(_turned(us, g, perms), occupied)
+        if c < colours:
+            colours = c
+    return e, ((entry >> 8) << (n - e)) | colours
+
+
+@njit(cache=True)
+def decode(e, index, n, fold):
+    """``(us, them)`` of slot ``index`` in layer ``e`` (a twin decodes to its own board)."""
+    classes, offsets = fold[1], fold[2]
+    occupied_count = n - e
+    cls = index >> occupied_count
+    colours = index & ((np.int64(1) << occupied_count) - 1)
+    full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+    occupied = full & ~classes[offsets[e] + cls]
     us = np.uint64(0)
     bit = 0
     bb = occupied
@@ -156,6 +282,32 @@ def decode(e, index, n, binom):
             us |= np.uint64(1) << np.uint64(k2)
         bit += 1
     return us, occupied & ~us
+
+
+@njit(inline="always", cache=True)
+def _symmetric_class(e, c, fold):
+    """Whether class ``c`` of layer ``e`` has a mask that is its own image under a
+    symmetry other than the identity: only its colourings can be twins."""
+    class_of, classes, offsets = fold[0], fold[1], fold[2]
+    # For a class's own mask, the symmetries that take it there are those keeping it.
+    return (class_of[np.int64(classes[offsets[e] + c])] & 255) != 1
+
+
+@njit(inline="always", cache=True)
+def _stabiliser(us, empty, fold):
+    """How many of the board's symmetries leave the position as it is (its empty
+    squares ``empty``, ours ``us``): those that keep ``empty`` and ``us``."""
+    class_of, perms = fold[0], fold[3]
+    which = np.int64(class_of[np.int64(empty)]) & 255
+    # The symmetries taking ``empty`` to its class's mask are as many as those keeping
+    # it: one is the usual case, settled by the lookup the index needs anyway.
+    if which & (which - 1) == 0:
+        return 1
+    count = 0
+    for g in range(perms.shape[0]):
+        if _turned(empty, g, perms) == empty and _turned(us, g, perms) == us:
+            count += 1
+    return count
 
 
 # -- the rules on compact masks ----------------------------------------------------
@@ -214,24 +366,50 @@ def _jumped(us, them, frm, to, singles):
 
 
 @njit(cache=True)
-def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
+def layer_exits(e, n, singles, doubles, fold, stuck_lose, lower):
     """``exits``, ``moves`` and ``over`` of layer ``e`` (see :mod:`gameclub.tablebase.retro`).
 
-    ``lower`` holds the values of layer ``e - 1``, where every clone lands.
+    ``lower`` holds the values of layer ``e - 1``, where every clone lands. A twin (a
+    slot no position reaches, see the module docstring) gets no exit and no move:
+    nothing settles it, and :func:`fill_twins` gives it its value afterwards.
+
+    ``moves[i]`` is what the propagation counts down: one for each entry that
+    :func:`parents` lists for ``i``, over all the layer's positions (the tests count
+    them so, one entry at a time). Every entry is a board ``q``
+    with a move to a stored position, filed under ``q``'s canonical index; the
+    entries filed under ``p`` are the pairs (``q`` an image of ``p``, a move of ``q``
+    whose child is canonical). Summed over the symmetries ``g``, the moves of
+    ``g(p)`` are the images of ``p``'s: for a move of ``p`` to ``c``, ``g(c)`` is
+    canonical for ``|Stab(c)|`` of the ``g``, and each image of ``p`` is ``g(p)`` for
+    ``|Stab(p)|`` of them. So ``moves[i] = sum over p's moves of |Stab(c)| / |Stab(p)|``,
+    counted here with a table lookup a move instead of a parents enumeration.
+
+    Why a counter then reaches 0 exactly when every move of ``p`` is answered: each
+    child ``c`` of ``p``, ``g(c)`` canonical, puts at least the entry ``g(p)`` on
+    ``p``; each entry on ``p`` from a stored ``i`` is a move of ``p`` to an image of
+    ``i``; and all the entries of one ``i`` are taken off together, when ``i``
+    settles. Wins, losses, margins and distances are those of the unfolded table.
+    The entries of one position are moves of its at most 8 images, at most 255
+    jumps each: the counters are ``uint16``.
     """
-    size = binom[n, e] << (n - e)
+    offsets = fold[2]
+    size = (offsets[e + 1] - offsets[e]) << (n - e)
     exits = np.empty(size, dtype=np.int8)
-    # A byte counts them: no board of the tables has more than 255 jumps (5x5: 192).
-    moves = np.zeros(size, dtype=np.uint8)
+    moves = np.zeros(size, dtype=np.uint16)
     over_at = np.zeros(size, dtype=np.bool_)
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     for i in range(size):
-        us, them = decode(e, np.int64(i), n, binom)
+        us, them = decode(e, np.int64(i), n, fold)
         over, passes = status(us, them, n, singles, doubles, stuck_lose)
+        over_at[i] = over != NO_EXIT
+        # Only the colourings of a class whose mask is its own image can be twins.
+        if _symmetric_class(e, i >> (n - e), fold) and encode(us, them, n, fold)[1] != i:
+            exits[i] = NO_EXIT
+            continue
         if over != NO_EXIT or passes:
+            # A pass's child, the colours swapped, has the stabiliser of its parent.
             exits[i] = over
             moves[i] = passes
-            over_at[i] = over != NO_EXIT
             continue
         empty = full & ~(us | them)
         best = np.int64(NO_EXIT)
@@ -241,18 +419,23 @@ def layer_exits(e, n, singles, doubles, binom, stuck_lose, lower):
             to = _lowest(bb)
             bb &= bb - np.uint64(1)
             mover, other = _jumped(us, them, -1, to, singles)
-            _, child = encode(other, mover, n, binom)
+            _, child = encode(other, mover, n, fold)
             v = -np.int64(lower[child])
             if v > best:
                 best = v
         exits[i] = best
-        count = 0
+        entries = 0
         bb = us
         while bb:
             frm = _lowest(bb)
             bb &= bb - np.uint64(1)
-            count += popcount(doubles[frm] & empty)
-        moves[i] = count
+            targets = doubles[frm] & empty
+            while targets:
+                to = _lowest(targets)
+                targets &= targets - np.uint64(1)
+                mover, other = _jumped(us, them, frm, to, singles)
+                entries += _stabiliser(other, full & ~(mover | other), fold)
+        moves[i] = entries // _stabiliser(us, empty, fold)
     return exits, moves, over_at
 
 
@@ -270,13 +453,13 @@ def _reach_singles(side, singles):
 @njit(cache=True)
 def children(ctx, i, out):
     """The in-layer children of position ``i``: its jumps, or its pass."""
-    e, n, singles, doubles, binom, stuck_lose = ctx
-    us, them = decode(e, i, n, binom)
+    e, n, singles, doubles, fold, stuck_lose = ctx
+    us, them = decode(e, i, n, fold)
     over, passes = status(us, them, n, singles, doubles, stuck_lose)
     if over != NO_EXIT:
         return 0
     if passes:
-        _, out[0] = encode(them, us, n, binom)
+        _, out[0] = encode(them, us, n, fold)
         return 1
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     empty = full & ~(us | them)
@@ -290,7 +473,7 @@ def children(ctx, i, out):
             to = _lowest(targets)
             targets &= targets - np.uint64(1)
             mover, other = _jumped(us, them, frm, to, singles)
-            _, out[count] = encode(other, mover, n, binom)
+            _, out[count] = encode(other, mover, n, fold)
             count += 1
     return count
 
@@ -303,8 +486,8 @@ def parents(ctx, i, out):
     piece of ours next to ``to``, so ``to`` has none of ours around it now, and any
     subset of its pieces around ``to`` may have been ours before.
     """
-    e, n, singles, doubles, binom, stuck_lose = ctx
-    us, them = decode(e, i, n, binom)
+    e, n, singles, doubles, fold, stuck_lose = ctx
+    us, them = decode(e, i, n, fold)
     full = (np.uint64(1) << np.uint64(n)) - np.uint64(1)
     empty = full & ~(us | them)
     count = 0
@@ -327,7 +510,7 @@ def parents(ctx, i, out):
                 ours_before = us | sub
                 if ours_before != 0:
                     theirs_before = (them & ~to_bit & ~sub) | frm_bit
-                    _, out[count] = encode(theirs_before, ours_before, n, binom)
+                    _, out[count] = encode(theirs_before, ours_before, n, fold)
                     count += 1
                 if sub == taken:
                     break
@@ -336,9 +519,29 @@ def parents(ctx, i, out):
     if (not stuck_lose and us != 0 and them != 0 and empty != 0
             and (_reach(them, singles, doubles) & empty) == 0
             and _reach(us, singles, doubles) & empty):
-        _, out[count] = encode(them, us, n, binom)
+        _, out[count] = encode(them, us, n, fold)
         count += 1
     return count
+
+
+@njit(cache=True)
+def fill_twins(values, distance, ctx):
+    """Give each twin (a slot no position reaches) its canonical member's value and
+    distance (``distance`` may be empty), so that every slot holds the value of the
+    board it decodes to."""
+    e, n, fold = ctx[0], ctx[1], ctx[4]
+    offsets = fold[2]
+    colourings = np.int64(1) << (n - e)
+    for c in range(offsets[e + 1] - offsets[e]):
+        if not _symmetric_class(e, c, fold):
+            continue
+        for i in range(c * colourings, (c + 1) * colourings):
+            us, them = decode(e, np.int64(i), n, fold)
+            _, j = encode(us, them, n, fold)
+            if j != i:
+                values[i] = values[j]
+                if distance.size:
+                    distance[i] = distance[j]
 
 
 # -- runs under a move limit -------------------------------------------------------
@@ -436,7 +639,7 @@ class AtaxxTables:
             "stuck": "lose" if self.stuck_lose else "pass",
             "fifty_move_limit": None,
             "tie": "draw",
-            "index": "empty-squares rank, then colours/1",
+            "index": INDEX,
         }
 
     def layers(self) -> range:
@@ -449,30 +652,32 @@ class AtaxxTables:
         return self.geometry.layer_size(layer)
 
     def context(self, layer: int) -> tuple:
-        singles, doubles, binom = self._tables
-        return (np.int64(layer), np.int64(self.geometry.squares), singles, doubles, binom,
-                np.int64(self.stuck_lose))
+        singles, doubles = self._tables
+        return (np.int64(layer), np.int64(self.geometry.squares), singles, doubles,
+                self.geometry.fold(), np.int64(self.stuck_lose))
 
     def solve_layer(self, layer: int, lower: Callable[[int], np.ndarray], method: str
                     ) -> np.ndarray | tuple[np.ndarray, np.ndarray, dict[str, int]]:
         """The values of ``layer`` and, by ``propagate``, its distances too, with the
         layer's longest distance and longest run (:func:`layer_runs`)."""
-        singles, doubles, binom = self._tables
+        singles, doubles = self._tables
+        ctx = self.context(layer)
         below = lower(layer - 1) if layer > 0 else np.zeros(0, dtype=np.int8)
         exits, moves, over = layer_exits(np.int64(layer), np.int64(self.geometry.squares),
-                                         singles, doubles, binom, np.int64(self.stuck_lose),
-                                         below)
+                                         singles, doubles, self.geometry.fold(),
+                                         np.int64(self.stuck_lose), below)
         if method == "iterate":
-            values, _ = iterate_layer(exits, moves, self.context(layer))
+            values, _ = iterate_layer(exits, moves, ctx)
+            fill_twins(values, np.zeros(0, dtype=np.uint8), ctx)
             return values
         # ``moves`` is counted down in place by the propagation: not used after it.
-        values, distance, longest = propagate_levels_layer(exits, moves, over,
-                                                           self.context(layer))
+        values, distance, longest = propagate_levels_layer(exits, moves, over, ctx)
         if longest > MAX_DISTANCE:
             raise RuntimeError(f"layer {layer}: a distance of {longest} plies does not fit "
                                "the distance byte")
         del exits, moves
-        _, run = layer_runs(values, distance, over, self.context(layer))
+        fill_twins(values, distance, ctx)
+        _, run = layer_runs(values, distance, over, ctx)
         # The manifest keeps the layer's longest run: what a move limit must leave room for.
         return values, distance, {"longest_distance": int(longest), "longest_run": int(run)}
 
@@ -579,7 +784,7 @@ class AtaxxProbe:
         self.rules = str(params["rules"])
         self.geometry = Geometry(self.width, self.height)
         self.n = self.geometry.squares
-        _, _, self.binom = self.geometry.tables()
+        self.fold = self.geometry.fold()
         self.ruleset = table_ruleset(self.width, self.height, self.rules)
         self.has_distances = bool(table.layers) and all(
             table.has_distance(layer) for layer in table.layers)
@@ -607,7 +812,7 @@ class AtaxxProbe:
 
     def index(self, us: int, them: int) -> tuple[int, int]:
         """``(layer, index)`` of compact masks ``us`` and ``them``."""
-        e, i = encode(np.uint64(us), np.uint64(them), np.int64(self.n), self.binom)
+        e, i = encode(np.uint64(us), np.uint64(them), np.int64(self.n), self.fold)
         return int(e), int(i)
 
     def value_of(self, us: int, them: int) -> int:

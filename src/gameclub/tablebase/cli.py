@@ -164,12 +164,21 @@ def table_info(path: Path) -> dict[str, Any]:
     log: dict[str, Any] = {}
     if (path / BUILD_LOG).is_file():
         log = json.loads((path / BUILD_LOG).read_text()).get("layers", {})
+    boards = None
+    if table.manifest["game"] == "ataxx":
+        from gameclub.tablebase.ataxx import Geometry
+
+        params = table.manifest["params"]
+        # The index folds the board's symmetries: a layer's positions (its slots) stand
+        # for more boards.
+        boards = Geometry(int(params["width"]), int(params["height"])).boards
     layers = []
     for layer, entry in sorted(table.layers.items()):
         packed = (entry["positions"] + 3) // 4
         layers.append({
             "layer": layer,
             "positions": entry["positions"],
+            "boards": boards(layer) if boards else entry["positions"],
             "values_bytes": entry["values"]["bytes"],
             "wdl_bytes": entry["wdl"]["bytes"],
             "wdl_ratio": round(packed / max(1, entry["wdl"]["bytes"]), 2),
@@ -185,6 +194,7 @@ def table_info(path: Path) -> dict[str, Any]:
         "params": table.manifest["params"],
         "complete": table.complete,
         "positions": positions,
+        "boards": sum(x["boards"] for x in layers),
         "values_bytes": sum(x["values_bytes"] for x in layers),
         "wdl_bytes": wdl,
         "wdl_ratio": round(((positions + 3) // 4) / max(1, wdl), 2),
@@ -204,14 +214,16 @@ def _cmd_info(args: argparse.Namespace) -> int:
         state = "complete" if info["complete"] else "unfinished"
         print(f"{info['path']} ({info['game']}, {state}, checksums verified)")
         print("  " + ", ".join(f"{k} {v}" for k, v in info["params"].items()))
-        print(f"  {'layer':>5} {'positions':>12} {'values B':>12} {'wdl B':>10} "
-              f"{'ratio':>7} {'build s':>8}")
+        print(f"  {'layer':>5} {'positions':>13} {'boards':>15} {'values B':>13} "
+              f"{'wdl B':>11} {'ratio':>7} {'build s':>8}")
         for x in info["layers"]:
             seconds = "-" if x["seconds"] is None else f"{x['seconds']:.2f}"
-            print(f"  {x['layer']:>5} {x['positions']:>12,} {x['values_bytes']:>12,} "
-                  f"{x['wdl_bytes']:>10,} {x['wdl_ratio']:>7.2f} {seconds:>8}")
-        print(f"  {'all':>5} {info['positions']:>12,} {info['values_bytes']:>12,} "
-              f"{info['wdl_bytes']:>10,} {info['wdl_ratio']:>7.2f} {info['seconds']:>8.2f}")
+            print(f"  {x['layer']:>5} {x['positions']:>13,} {x['boards']:>15,} "
+                  f"{x['values_bytes']:>13,} {x['wdl_bytes']:>11,} {x['wdl_ratio']:>7.2f} "
+                  f"{seconds:>8}")
+        print(f"  {'all':>5} {info['positions']:>13,} {info['boards']:>15,} "
+              f"{info['values_bytes']:>13,} {info['wdl_bytes']:>11,} {info['wdl_ratio']:>7.2f} "
+              f"{info['seconds']:>8.2f}")
     return 0
 
 
@@ -264,7 +276,11 @@ def add_tablebase_parser(sub: Any) -> None:
                    "Awele adds the distances to the next capture")
     q.set_defaults(func=_cmd_probe)
 
-    q = actions.add_parser("info", help="layers, positions, sizes, compression, build times")
+    q = actions.add_parser("info", help="layers, positions, sizes, compression, build times",
+                           description="Per layer: the positions stored (Ataxx folds the "
+                           "board's symmetries, so a layer's positions stand for more "
+                           "boards: both are shown), the files' sizes, the WDL files' "
+                           "compression and the build's seconds.")
     q.add_argument("dir", metavar="DIR", help="a table's directory, or one that holds tables")
     q.add_argument("--json", action="store_true", help="print JSON")
     q.set_defaults(func=_cmd_info)

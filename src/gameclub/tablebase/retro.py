@@ -8,7 +8,11 @@ its solvers compiled with its functions by :func:`specialise`:
     ``i`` gets from the moves that leave the layer, whose values are already known
     (lower layers) or from the game's end when ``i`` is over; ``NO_EXIT`` if none.
 ``moves[i]``
-    how many of its moves stay inside the layer.
+    how many entries ``parents`` lists for position ``i`` over all the layer's
+    positions: the number of its moves that stay inside the layer when the index
+    folds nothing. An index that folds symmetries must count exactly what its
+    ``parents`` files under ``i`` (see :func:`gameclub.tablebase.ataxx.layer_exits`),
+    as each entry is taken off once.
 ``children(ctx, i, out) -> k``
     writes the layer indices of those ``k`` in-layer children into ``out``.
 ``parents(ctx, i, out) -> k``
@@ -189,7 +193,7 @@ def propagate_levels(exits, left, over, ctx):
 
     Memory is what makes the largest boards fit (a layer of 4x5 Ataxx holds 635
     million positions), so the working arrays are few and narrow: ``left`` is the
-    caller's move counters (any integer type, ``uint8`` for Ataxx), counted down
+    caller's move counters (any integer type, ``uint16`` for Ataxx), counted down
     in place, so the caller must not use them afterwards; a position is unsettled
     while its value is ``NO_EXIT``, which no value is, instead of a flag apart; the
     queue holds ``int32`` entries (layers of up to 2^31 positions), one level after

@@ -102,7 +102,17 @@ class TableDir:
         problem = _manifest_problem(manifest)
         if problem:
             raise TableError(f"{manifest_path} is damaged: {problem}")
-        if params is not None and manifest.get("params") != params:
+        found: dict[str, Any] = manifest["params"]
+        if params is not None and found != params and "index" in params \
+                and {k: v for k, v in found.items() if k != "index"} \
+                == {k: v for k, v in params.items() if k != "index"}:
+            # The same game and rules under another index: its slots mean other
+            # positions, so it is never read, only built again.
+            raise TableError(
+                f"{path} holds a table of an earlier index ({found.get('index')!r}); this "
+                f"version reads {params['index']!r}: remove the directory and build the "
+                "table again")
+        if params is not None and found != params:
             raise TableError(
                 f"{path} holds a table for {describe_params(manifest.get('params'))}, "
                 f"not for {describe_params(params)}"
