@@ -11,7 +11,10 @@ A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 (a network weights file from scripts/nnue_train.py, ``1`` for the shipped one),
 ``mtgscale`` (the time manager guesses ``scale * empty squares + 4`` moves left) and
 ``random`` (probability of a random move in the first 16 plies, for varied data).
-Each opening is played twice with colours swapped. A side whose clock runs out
+Each opening is played twice with colours swapped; the file has 40, so at fixed
+nodes or depth games 80 on repeat games 0-79 move for move unless ``--random-plies
+N`` follows each opening with N random moves (drawn from ``--seed`` and the pair,
+the same for both games of a pair). A side whose clock runs out
 loses (that is counted and printed). Prints wins/draws/losses of the first
 player, its score and an Elo estimate with a 95% interval.
 """
@@ -135,6 +138,16 @@ def play(players: tuple[Player, Player], fen: str, rng: random.Random,
     return x_score, False
 
 
+def random_start(fen: str, plies: int, rng: random.Random) -> str:
+    """``fen`` after up to ``plies`` random moves (fewer if the game ends)."""
+    board = Board(fen, rules=ATAXX)
+    for _ in range(plies):
+        if board.outcome() is not None:
+            break
+        board.push(rng.choice(board.legal_moves))
+    return board.fen()
+
+
 def elo(score: float, games: int) -> tuple[float, float]:
     """Elo difference and the half-width of its 95% interval (normal approximation)."""
     p = min(max(score / games, 1e-3), 1 - 1e-3)
@@ -151,6 +164,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="rounded up to pairs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dump", type=Path, help="save every position with its result (npz)")
+    parser.add_argument("--random-plies", type=int, default=0, metavar="N",
+                        help="random moves after each opening, for more distinct games")
     args = parser.parse_args()
     openings = [line.strip() for line in OPENINGS.read_text().splitlines()
                 if line.strip() and not line.startswith("#")]
@@ -162,6 +177,8 @@ def main() -> None:
     started = time.perf_counter()
     for game in range(args.games + args.games % 2):
         fen = openings[(game // 2) % len(openings)]
+        if args.random_plies:
+            fen = random_start(fen, args.random_plies, random.Random(f"{args.seed}-{game // 2}"))
         a_is_x = game % 2 == 0
         x_score, on_time = play((a, b) if a_is_x else (b, a), fen, rng, positions)
         a_score = x_score if a_is_x else 1 - x_score

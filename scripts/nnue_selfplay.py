@@ -5,7 +5,9 @@
 Each game starts from the standard 7x7 position or, with probability
 ``--blocks-share``, from a random valid Blocs-Config board (up to ``--max-blocks``
 blocks), then plays ``--random-plies`` (a range, uniformly drawn) random moves, then
-master plays both sides with ``--nodes`` nodes a move. Every position master
+master plays both sides with ``--nodes`` nodes a move, with its hand-written
+evaluation or, with ``--nnue FILE`` (``1``: the shipped network), with a network, whose
+scores then label the positions. Every position master
 searched (one with a single legal move is skipped: it has no score) is saved with
 master's score and the final result; the format is in
 ``gameclub.ataxx.engine.nnue_data`` (32 bytes a position).
@@ -33,6 +35,7 @@ import numpy as np
 from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.blocks import random_valid
 from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, RECORD, SCORE_CLIP, write_positions
 from gameclub.ataxx.fen import format_fen
 
@@ -86,7 +89,7 @@ def play_game(engine: Engine, board: Board, nodes: int) -> list[tuple]:
 def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
     """Play one shard and write its file; return ``(shard, games, positions)``."""
     shard, args = job
-    engine = _engine()
+    engine = _engine(args.nnue)
     rows: list[tuple] = []
     first = shard * args.shard
     last = min(first + args.shard, args.games)
@@ -102,12 +105,21 @@ def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
 _ENGINE: Engine | None = None
 
 
-def _engine() -> Engine:
+def _engine(network: str | None) -> Engine:
     """One master per worker process, kept across shards (loading its kernels takes seconds)."""
     global _ENGINE
     if _ENGINE is None:
         _ENGINE = Engine("master", seed=0)
+        # main() has loaded the file once already: a failure here is not expected.
+        if network is not None and not _ENGINE._master_search().use_network(
+                path=_network_path(network)):
+            raise RuntimeError(f"cannot use the network {network!r}")
     return _ENGINE
+
+
+def _network_path(network: str) -> Path | None:
+    """``--nnue``'s file (None: the shipped network)."""
+    return None if network == "1" else Path(network)
 
 
 def _range(text: str) -> tuple[int, int]:
@@ -132,7 +144,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--random-plies", type=_range, default=(2, 8), metavar="N-M")
     parser.add_argument("--blocks-share", type=float, default=0.25)
     parser.add_argument("--max-blocks", type=int, default=8)
+    parser.add_argument("--nnue", metavar="FILE",
+                        help="master plays with this network (1: the shipped one)")
     args = parser.parse_args(argv)
+    if args.nnue is not None:
+        try:
+            load_network(_network_path(args.nnue))
+        except NetworkFileError as exc:
+            parser.error(f"--nnue: {exc}")
     args.out.mkdir(parents=True, exist_ok=True)
     shards = -(-args.games // args.shard)
     todo = [s for s in range(shards) if not (args.out / f"shard-{s:05d}.bin").exists()]

@@ -324,6 +324,28 @@ def test_selfplay_generator_writes_resumable_shards(tmp_path: Path) -> None:
     assert files[1].exists()
 
 
+def test_selfplay_generator_labels_with_the_network_when_asked(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    out = tmp_path / "data"
+    selfplay.main([str(out), "--games", "1", "--shard", "1", "--nodes", "300", "--workers", "1",
+                   "--seed", "5", "--nnue", "1"])
+    records = read_positions(out / "shard-00000.bin")
+    # The first record is game 0's first searched position: the same opening searched
+    # by master with the shipped network gives the same score, and without it another.
+    board = selfplay.opening(random.Random(5 * 1_000_003), 0.25, 8, (2, 8))
+    assert len(board.legal_moves) > 1
+    scores = {}
+    for network in (True, False):
+        engine = Engine("master", seed=0)
+        engine._master_search().use_network(network)
+        engine.new_game()
+        scores[network] = engine.search(board, SearchLimits(nodes=300)).score
+    assert records["score"][0] == scores[True]
+    assert scores[True] != scores[False]
+    with pytest.raises(SystemExit):
+        selfplay.main([str(out), "--games", "1", "--nnue", str(tmp_path / "missing.bin")])
+
+
 try:
     import torch
 except ImportError:  # the [train] extra is optional
