@@ -8,7 +8,8 @@ A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
 (0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
 ``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
-(a network weights file from scripts/nnue_train.py, ``1`` for the shipped one),
+(a network weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
+default, ``0`` for the hand-written evaluation),
 ``mtgscale`` (the time manager guesses ``scale * empty squares + 4`` moves left) and
 ``random`` (probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped; the file has 40, so at fixed
@@ -74,12 +75,16 @@ class Player:
                     master.options[index] = int(options[key])
             if "endgame" in options:
                 master.endgame_empties = int(options["endgame"])
-            # A weights file from scripts/nnue_train.py ("1": the shipped network).
-            if network not in (None, "0") and not master.use_network(
-                    path=None if network == "1" else network):
+            # A weights file from scripts/nnue_train.py ("1": the shipped network, the
+            # default; "0": the hand-written evaluation).
+            if network is not None and not master.use_network(
+                    network != "0", path=None if network in ("0", "1") else network) \
+                    and network != "0":
                 raise SystemExit(f"cannot use the network {network!r}")
             if weights_file is not None:
-                # A weights module written by scripts/tune_eval.py, to compare before shipping.
+                # A weights module written by scripts/tune_eval.py, to compare before shipping:
+                # the hand-written evaluation's weights, so that player plays without a network.
+                master.use_network(False)
                 namespace: dict[str, tuple[int, ...]] = {}
                 exec(Path(weights_file).read_text(), namespace)
                 master.w_open = np.array(namespace["OPENING"], dtype=np.int64)

@@ -111,8 +111,11 @@ def _engine(network: str | None) -> Engine:
     if _ENGINE is None:
         _ENGINE = Engine("master", seed=0)
         # main() has loaded the file once already: a failure here is not expected.
-        if network is not None and not _ENGINE._master_search().use_network(
-                path=_network_path(network)):
+        # Without --nnue master plays with its hand-written evaluation (the recipe of
+        # the shipped network), although a network is its default.
+        if not _ENGINE._master_search().use_network(
+                network is not None, path=None if network is None else _network_path(network)
+        ) and network is not None:
             raise RuntimeError(f"cannot use the network {network!r}")
     return _ENGINE
 

@@ -134,6 +134,7 @@ def test_handshake() -> None:
     options = {o.name: o for o in map(parse_option, lines) if o is not None}
     assert set(options) == {"Hash", "Threads", "Level", "MoveOverhead", "Rules", "UseNNUE"}
     assert options["UseNNUE"].type == "check"
+    assert options["UseNNUE"].default == "true"
     assert options["Level"].type == "combo"
     assert options["Level"].vars == list(LEVELS)
     assert options["Rules"].vars == ["ataxx", "pressibus", "site-2005"]
@@ -294,15 +295,32 @@ def test_d_prints_the_board_and_fen(engine: UaiEngineProcess) -> None:
     assert "Rules: ataxx" in lines
 
 
-def test_use_nnue_option_plays_master_with_the_shipped_network(
+def test_use_nnue_option_switches_master_between_network_and_hand_written_terms(
         strongest: UaiEngineProcess) -> None:
-    # No info string: the shipped weights file loads; then master searches with it.
-    assert ask(strongest, "setoption name UseNNUE value true") == []
-    strongest.position("startpos")
+    # The scores a fresh master reports at depth 2 in each mode, searched in this process.
+    board = Board("x5o/7/2x4/7/7/7/o5x o 0 2")
+    master = Engine("master")._master_search()
+    with_network = master.search(board, SearchLimits(depth=2)).score
+    master.use_network(False)
+    master.new_game()
+    hand_written = master.search(board, SearchLimits(depth=2)).score
+    assert with_network != hand_written
+
+    def uai_score() -> int | None:
+        strongest.uainewgame()
+        strongest.position(board.fen())
+        info = strongest.go(depth=2).info
+        assert info is not None
+        return info.score_cp
+
+    # The network is the default; no info string means the shipped weights file loaded.
+    assert uai_score() == with_network
+    assert ask(strongest, "setoption name UseNNUE value false") == []
     try:
-        assert strongest.go(depth=3).bestmove in {m.uci() for m in Board().legal_moves}
+        assert uai_score() == hand_written
     finally:
-        assert ask(strongest, "setoption name UseNNUE value false") == []
+        assert ask(strongest, "setoption name UseNNUE value true") == []
+    assert uai_score() == with_network
 
 
 def test_rules_option(engine: UaiEngineProcess) -> None:

@@ -198,8 +198,9 @@ class UaiServer:
         self.rules: RuleSet = RULESETS[rules]
         self.hash_mb = hash_mb
         self.move_overhead_ms = move_overhead_ms
-        #: master evaluates with its network (docs/nnue.md) instead of the hand-written terms.
-        self.use_nnue = False
+        #: master evaluates 7x7 boards with its network (docs/nnue.md); false: with the
+        #: hand-written terms.
+        self.use_nnue = True
         self.board = Board(rules=self.rules)
         self._engine: Engine | None = None
         self._thread: threading.Thread | None = None
@@ -306,7 +307,7 @@ class UaiServer:
             f"option name MoveOverhead type spin default {self.move_overhead_ms} "
             f"min 0 max {self.OVERHEAD_MAX}",
             f"option name Rules type combo default {self.rules.name} {rules}",
-            "option name UseNNUE type check default false",
+            "option name UseNNUE type check default true",
             "uaiok",
         ):
             self.send(line)
@@ -499,10 +500,10 @@ class UaiServer:
             except Exception as exc:
                 self._say(f"cannot start level {self.level!r}: {exc}")
                 return None
-            if self.use_nnue and self.level == "master":
+            if self.level == "master":
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    self._engine._master_search().use_network()
+                    self._engine._master_search().use_network(self.use_nnue)
                 for warning in caught:
                     self._say(str(warning.message))
         return self._engine

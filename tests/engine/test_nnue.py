@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.blocks import random_valid
-from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine import Engine, SearchLimits, nnue
 from gameclub.ataxx.engine.nnue import (
     N_INPUTS,
     QA,
@@ -71,18 +71,18 @@ def fresh_acc(net: Network, board: Board) -> np.ndarray:
     return acc
 
 
-def start_board(rng: random.Random) -> Board:
-    size = rng.choice((5, 6, 7, 7, 7))
+def start_board(rng: random.Random, sizes: tuple[int, ...] = (5, 6, 7, 7, 7)) -> Board:
+    size = rng.choice(sizes)
     x = 1 << (size - 1) * 8 | 1 << (size - 1)
     o = 1 << (size - 1) * 8 + size - 1 | 1
     blocks = random_valid(rng, max_blocks=8).squares() if size == 7 and rng.random() < 0.5 else 0
     return Board(format_fen(size, size, x, o, blocks, rng.randrange(2), 0, 1), rules=ATAXX)
 
 
-def random_position(rng: random.Random) -> Board | None:
+def random_position(rng: random.Random, sizes: tuple[int, ...] = (5, 6, 7, 7, 7)) -> Board | None:
     """A start (see :func:`start_board`) and up to 29 random plies; ``None`` when the game
     is over there or the side to move has no move."""
-    board = start_board(rng)
+    board = start_board(rng, sizes)
     for _ply in range(rng.randrange(0, 30)):
         if board.outcome() is not None or not board.legal_moves:
             break
@@ -138,7 +138,7 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
     assert search.use_network(path=path)
     try:
         for _ in range(20):
-            board = random_position(rng)
+            board = random_position(rng, sizes=(7,))
             if board is None:
                 continue
             expected = -10**9
@@ -152,7 +152,7 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
                 result = search.search(board, SearchLimits(depth=1))
                 assert result.score == expected, board.fen()
     finally:
-        search.use_network(False)
+        search.use_network()  # master's default: the shipped network
 
 
 def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
@@ -167,7 +167,7 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
     checked = 0
     try:
         while checked < 6:
-            board = random_position(rng)
+            board = random_position(rng, sizes=(7,))
             if board is None:
                 continue
             best = -10**9
@@ -193,7 +193,7 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
                 assert result.score == best, board.fen()
                 checked += 1
     finally:
-        search.use_network(False)
+        search.use_network()  # master's default: the shipped network
 
 
 def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_path: Path,
@@ -203,7 +203,7 @@ def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_p
     search = master._master_search()
     assert search.use_network(path=path)
     try:
-        board = start_board(rng)
+        board = start_board(rng, sizes=(7,))
         for _ in range(12):
             if board.outcome() is not None:
                 break
@@ -211,7 +211,29 @@ def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_p
             assert board.is_legal(result.move)
             board.push(result.move)
     finally:
-        search.use_network(False)
+        search.use_network()  # master's default: the shipped network
+
+
+def test_master_evaluates_with_the_shipped_network_on_7x7_boards_only(rng: random.Random) -> None:
+    # On the default network a 7x7 search scores differently from the hand-written one;
+    # on the sizes it was not trained on, master's scores are the hand-written ones.
+    default = Engine("master", seed=1, hash_mb=4)._master_search()
+    assert default.network is not None
+    hand_written = Engine("master", seed=1, hash_mb=4)._master_search()
+    hand_written.use_network(False)
+    differ = {5: 0, 6: 0, 7: 0}
+    for _ in range(12):
+        for size in differ:
+            board = random_position(rng, sizes=(size,))
+            if board is None:
+                continue
+            scores = []
+            for search in (default, hand_written):
+                search.new_game()
+                scores.append(search.search(board, SearchLimits(depth=2)).score)
+            differ[size] += scores[0] != scores[1]
+    assert differ[5] == differ[6] == 0
+    assert differ[7] > 0
 
 
 def test_weights_file_round_trip(tmp_path: Path) -> None:
@@ -282,6 +304,22 @@ def test_master_falls_back_to_the_hand_written_evaluation_with_a_warning(
     assert board.is_legal(search.search(board, SearchLimits(depth=3)).move)
 
 
+def test_master_without_its_shipped_weights_file_warns_and_plays_hand_written(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nnue, "SHIPPED", "absent-network.bin")
+    nnue.shipped_network.cache_clear()
+    try:
+        with pytest.warns(RuntimeWarning, match="absent-network.bin: missing from the package; "
+                                                "master keeps its hand-written evaluation"):
+            engine = Engine("master", seed=1, hash_mb=4)
+            search = engine._master_search()
+        assert search.network is None
+        board = Board()
+        assert board.is_legal(engine.search(board, SearchLimits(depth=2)).move)
+    finally:
+        nnue.shipped_network.cache_clear()
+
+
 def test_positions_file_round_trip_and_errors(tmp_path: Path) -> None:
     records = np.zeros(3, dtype=RECORD)
     records["us"] = [1, 2, 3]
@@ -342,6 +380,12 @@ def test_selfplay_generator_labels_with_the_network_when_asked(tmp_path: Path) -
         scores[network] = engine.search(board, SearchLimits(nodes=300)).score
     assert records["score"][0] == scores[True]
     assert scores[True] != scores[False]
+    # Without --nnue the data is labelled by the hand-written evaluation (the recipe of
+    # the shipped network), although master's default is the network.
+    plain = tmp_path / "plain"
+    selfplay.main([str(plain), "--games", "1", "--shard", "1", "--nodes", "300", "--workers",
+                   "1", "--seed", "5"])
+    assert read_positions(plain / "shard-00000.bin")["score"][0] == scores[False]
     with pytest.raises(SystemExit):
         selfplay.main([str(out), "--games", "1", "--nnue", str(tmp_path / "missing.bin")])
 

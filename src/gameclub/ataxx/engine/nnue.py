@@ -49,6 +49,7 @@ the payload; then the payload: ``W1`` int16 ``[192, H]``, ``b1`` int16 ``[H]``,
 
 from __future__ import annotations
 
+import functools
 import zlib
 from dataclasses import dataclass
 from importlib import resources
@@ -190,6 +191,13 @@ def load_network(path: Path | str | None = None) -> Network:
         except FileNotFoundError:
             raise NetworkFileError(f"{name}: no such file") from None
     return Network.from_bytes(data, name)
+
+
+@functools.cache
+def shipped_network() -> Network:
+    """The shipped network, read once per process (every ``master`` shares its arrays,
+    which nothing writes to); :class:`NetworkFileError` if unusable (not cached)."""
+    return load_network()
 
 
 @njit(cache=True)

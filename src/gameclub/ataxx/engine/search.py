@@ -483,6 +483,8 @@ _NO_NETWORK = (np.zeros((1, 1), dtype=np.int16), np.zeros(1, dtype=np.int16),
                np.zeros(2, dtype=np.int32), np.int64(0), np.int64(1),
                np.zeros((64, 1), dtype=np.int16))
 
+#: the board size the network was trained on; other sizes keep the hand-written terms.
+NETWORK_BOARD = (7, 7)
 #: below this many empty squares the exact solver is tried first.
 ENDGAME_EMPTIES = 8
 #: the solver may use this share of the soft time (it is abandoned if it runs over).
@@ -508,9 +510,10 @@ class MasterSearch:
         self.options[OPT_LMR] = 2
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
-        #: the network that replaces the hand-written evaluation (off by default: see
-        #: docs/nnue.md for where it stands against it).
+        #: the network that replaces the hand-written evaluation on 7x7 boards, the
+        #: only size it was trained on (docs/nnue.md); None: the hand-written terms.
         self.network: Network | None = None
+        self.use_network()
 
     def use_network(self, enabled: bool = True, path: str | Path | None = None) -> bool:
         """Evaluate with a network (default: the shipped one) or, ``enabled=False``, without.
@@ -519,20 +522,20 @@ class MasterSearch:
         names the problem and the hand-written evaluation stays. Returns whether the
         network is now in use.
         """
-        from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
+        from gameclub.ataxx.engine.nnue import NetworkFileError, load_network, shipped_network
 
         self.network = None
         if enabled:
             try:
-                self.network = load_network(path)
+                self.network = shipped_network() if path is None else load_network(path)
             except NetworkFileError as exc:
                 warnings.warn(f"{exc}; master keeps its hand-written evaluation",
                               RuntimeWarning, stacklevel=2)
         return self.network is not None
 
-    def _network_args(self) -> tuple:
+    def _network_args(self, board: Board) -> tuple:
         net = self.network
-        if net is None:
+        if net is None or (board.width, board.height) != NETWORK_BOARD:
             return (False, *_NO_NETWORK)
         return (True, net.rows, net.b1, net.w2, np.int64(net.b2), np.int64(net.scale), net.flip)
 
@@ -624,7 +627,7 @@ class MasterSearch:
             pos = KernelPosition.from_board(board)
             masks = self._class_masks(board)
             generation = self.tt.new_search()
-            net_args = self._network_args()
+            net_args = self._network_args(board)
             self.killers[:] = NO_MOVE
             max_depth = min(limits.depth or MAX_PLY - 1, MAX_PLY - 1)
             pv_out = np.zeros(MAX_PLY + 2, dtype=np.int64)
