@@ -7,6 +7,8 @@
 A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
 (0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
+``prunedepth`` (the depth up to which those two apply), ``quietjumps`` (0/1: skip jumps
+that take nothing after two moves),
 ``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
 (a network weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
 default, ``0`` for the hand-written evaluation),
@@ -70,7 +72,9 @@ class Player:
             master = engine._master_search()
             for key, index in (("nullmove", search.OPT_NULL_MOVE), ("lmr", search.OPT_LMR),
                                ("futility", search.OPT_FUTILITY),
-                               ("staticcut", search.OPT_STATIC_CUT)):
+                               ("staticcut", search.OPT_STATIC_CUT),
+                               ("quietjumps", search.OPT_QUIET_JUMPS),
+                               ("prunedepth", search.OPT_PRUNE_DEPTH)):
                 if key in options:
                     master.options[index] = int(options[key])
             if "endgame" in options:

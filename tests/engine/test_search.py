@@ -140,7 +140,8 @@ def test_time_budget_never_exceeds_the_clock() -> None:
 
 @pytest.mark.parametrize(
     "switches",
-    [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150}],
+    [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
+     {"quietjumps": 1}, {"futility": 80, "staticcut": 50, "prunedepth": 6}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
 def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],
@@ -150,7 +151,8 @@ def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str
     engine = Engine("master", seed=2, hash_mb=4)
     options = engine._master_search().options
     index = {"lmr": search.OPT_LMR, "nullmove": search.OPT_NULL_MOVE,
-             "futility": search.OPT_FUTILITY, "staticcut": search.OPT_STATIC_CUT}
+             "futility": search.OPT_FUTILITY, "staticcut": search.OPT_STATIC_CUT,
+             "quietjumps": search.OPT_QUIET_JUMPS, "prunedepth": search.OPT_PRUNE_DEPTH}
     for name, value in switches.items():
         options[index[name]] = value
     result = engine.search(Board("1o3/2o2/x4/5/4x x 0 1"), SearchLimits(depth=5))

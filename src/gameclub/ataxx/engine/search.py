@@ -66,7 +66,11 @@ OPT_LMR = 1
 OPT_FUTILITY = 2
 #: reverse-futility margin per ply: a quiet node whose static score beats beta by it returns.
 OPT_STATIC_CUT = 3
-N_OPTIONS = 4
+#: 1: below the root, after the first two moves, skip jumps that take nothing.
+OPT_QUIET_JUMPS = 4
+#: futility and the static cut-off apply at nodes with at most this depth left.
+OPT_PRUNE_DEPTH = 5
+N_OPTIONS = 6
 # stats[] outputs.
 STAT_NODES = 0
 STAT_SELDEPTH = 1
@@ -90,8 +94,6 @@ _RETURN = 2
 _NULL_MIN_EMPTY = 14
 _LMR_MIN_DEPTH = 3
 _LMR_MIN_INDEX = 3
-#: futility and the static cut-off apply at nodes with at most this depth left.
-_PRUNE_MAX_DEPTH = 2
 #: the evaluation's scale: one average piece in the middle game.
 _PIECE_CP = 100
 
@@ -274,7 +276,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             empty = playable & ~(us | them)
             s_static[ply] = -INF
             if (
-                depth <= _PRUNE_MAX_DEPTH
+                depth <= options[OPT_PRUNE_DEPTH]
                 and ply > 0
                 and beta - alpha == 1
                 and abs(alpha) < MATE_BOUND
@@ -368,6 +370,12 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             alpha = s_alpha[ply]
             beta = s_beta[ply]
             child_depth = depth - 1
+            if (options[OPT_QUIET_JUMPS] and ply > 0 and i >= 2 and m >> 8 != CLONE_FROM
+                    and m != PASS_MOVE and s_best[ply] > -MATE_BOUND
+                    and SINGLES[m & 0xFF] & s_them[ply] == 0):
+                # A jump that takes nothing gives up a square for nothing: once two
+                # moves are searched, it is almost never the best (Zataxx prunes it too).
+                continue
             if i > 0 and options[OPT_FUTILITY] and s_static[ply] > -INF and m != PASS_MOVE:
                 # Futility: even the pieces this move wins plus a margin cannot lift the
                 # static score to alpha, and too little depth is left to find more.
@@ -508,6 +516,7 @@ class MasterSearch:
         # Null move is off by default: at equal nodes it did not help (docs/engine.md).
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
         self.options[OPT_LMR] = 2
+        self.options[OPT_PRUNE_DEPTH] = 2
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
         #: the network that replaces the hand-written evaluation on 7x7 boards, the
