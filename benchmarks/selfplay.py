@@ -7,8 +7,8 @@
 A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
 (0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
-``prunedepth`` (the depth up to which those two apply), ``quietjumps`` (0/1: skip jumps
-that take nothing after two moves),
+``prunedepth`` (the depth up to which those two apply), ``quietjumps`` (N: skip jumps
+that take nothing once N moves are searched, 0 = off),
 ``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
 (a network weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
 default, ``0`` for the hand-written evaluation),

@@ -141,7 +141,7 @@ def test_time_budget_never_exceeds_the_clock() -> None:
 @pytest.mark.parametrize(
     "switches",
     [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
-     {"quietjumps": 1}, {"futility": 80, "staticcut": 50, "prunedepth": 6}],
+     {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
 def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],

@@ -67,7 +67,7 @@ OPT_LMR = 1
 OPT_FUTILITY = 2
 #: reverse-futility margin per ply: a quiet node whose static score beats beta by it returns.
 OPT_STATIC_CUT = 3
-#: 1: below the root, after the first two moves, skip jumps that take nothing.
+#: N > 0: below the root, once N moves are searched, skip jumps that take nothing.
 OPT_QUIET_JUMPS = 4
 #: futility and the static cut-off apply at nodes with at most this depth left.
 OPT_PRUNE_DEPTH = 5
@@ -371,10 +371,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             alpha = s_alpha[ply]
             beta = s_beta[ply]
             child_depth = depth - 1
-            if (options[OPT_QUIET_JUMPS] and ply > 0 and i >= 2 and m >> 8 != CLONE_FROM
+            if (options[OPT_QUIET_JUMPS] and ply > 0 and i >= options[OPT_QUIET_JUMPS]
+                    and m >> 8 != CLONE_FROM
                     and m != PASS_MOVE and s_best[ply] > -MATE_BOUND
                     and SINGLES[m & 0xFF] & s_them[ply] == 0):
-                # A jump that takes nothing gives up a square for nothing: once two
+                # A jump that takes nothing gives up a square for nothing: once a few
                 # moves are searched, it is almost never the best (Zataxx prunes it too).
                 continue
             if i > 0 and options[OPT_FUTILITY] and s_static[ply] > -INF and m != PASS_MOVE:
@@ -521,7 +522,7 @@ class MasterSearch:
         self.options[OPT_LMR] = 2
         self.options[OPT_STATIC_CUT] = 60
         self.options[OPT_PRUNE_DEPTH] = 5
-        self.options[OPT_QUIET_JUMPS] = 1
+        self.options[OPT_QUIET_JUMPS] = 2
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
         #: the network that replaces the hand-written evaluation on 7x7 boards, the
