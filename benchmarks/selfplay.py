@@ -81,9 +81,10 @@ class Player:
                 master.endgame_empties = int(options["endgame"])
             # A weights file from scripts/nnue_train.py ("1": the shipped network, the
             # default; "0": the hand-written evaluation).
-            if network is not None and not master.use_network(
-                    network != "0", path=None if network in ("0", "1") else network) \
-                    and network != "0":
+            if network == "0":
+                master.use_network(False)
+            elif network is not None and not master.use_network(
+                    path=None if network == "1" else network):
                 raise SystemExit(f"cannot use the network {network!r}")
             if weights_file is not None:
                 # A weights module written by scripts/tune_eval.py, to compare before shipping:

@@ -113,9 +113,10 @@ def _engine(network: str | None) -> Engine:
         # main() has loaded the file once already: a failure here is not expected.
         # Without --nnue master plays with its hand-written evaluation (the recipe of
         # the shipped network), although a network is its default.
-        if not _ENGINE._master_search().use_network(
-                network is not None, path=None if network is None else _network_path(network)
-        ) and network is not None:
+        master = _ENGINE._master_search()
+        if network is None:
+            master.use_network(False)
+        elif not master.use_network(path=_network_path(network)):
             raise RuntimeError(f"cannot use the network {network!r}")
     return _ENGINE
 

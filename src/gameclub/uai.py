@@ -501,9 +501,13 @@ class UaiServer:
                 self._say(f"cannot start level {self.level!r}: {exc}")
                 return None
             if self.level == "master":
+                # The network is master's default: a problem with its file is a warning
+                # while master is made.
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    self._engine._master_search().use_network(self.use_nnue)
+                    master = self._engine._master_search()
+                if not self.use_nnue:
+                    master.use_network(False)
                 for warning in caught:
                     self._say(str(warning.message))
         return self._engine
