@@ -8,7 +8,11 @@ A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
 (0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
 ``prunedepth`` (the depth up to which those two apply), ``quietjumps`` (N: skip jumps
-that take nothing once N moves are searched, 0 = off),
+that take nothing once N moves are searched, 0 = off), ``iir`` (N: one ply less
+without a transposition-table move from depth N), ``malus`` (1: moves searched before a
+cut-off lose history), ``lmrpv`` (1: one ply less reduction at PV nodes), ``lmp`` (N:
+at depth <= 3 skip moves that take nothing after N * depth moves), ``lmrindex`` (the
+move index from which late-move reductions apply),
 ``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
 (a network weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
 default, ``0`` for the hand-written evaluation),
@@ -74,7 +78,10 @@ class Player:
                                ("futility", search.OPT_FUTILITY),
                                ("staticcut", search.OPT_STATIC_CUT),
                                ("quietjumps", search.OPT_QUIET_JUMPS),
-                               ("prunedepth", search.OPT_PRUNE_DEPTH)):
+                               ("prunedepth", search.OPT_PRUNE_DEPTH),
+                               ("iir", search.OPT_IIR), ("lmrpv", search.OPT_LMR_PV),
+                               ("malus", search.OPT_HISTORY_MALUS), ("lmp", search.OPT_LMP),
+                               ("lmrindex", search.OPT_LMR_INDEX)):
                 if key in options:
                     master.options[index] = int(options[key])
             if "endgame" in options:

@@ -112,7 +112,8 @@ def _engine(network: str | None) -> Engine:
         _ENGINE = Engine("master", seed=0)
         # main() has loaded the file once already: a failure here is not expected.
         # Without --nnue master plays with its hand-written evaluation (the recipe of
-        # the shipped network), although a network is its default.
+        # the first networks), although a network is its default; the shipped network
+        # learned from games played with --nnue 1 (docs/nnue.md).
         master = _ENGINE._master_search()
         if network is None:
             master.use_network(False)

@@ -141,7 +141,9 @@ def test_time_budget_never_exceeds_the_clock() -> None:
 @pytest.mark.parametrize(
     "switches",
     [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
-     {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6}],
+     {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6},
+     {"iir": 0}, {"iir": 3}, {"malus": 1}, {"lmrpv": 1}, {"lmp": 2}, {"lmrindex": 1},
+     {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
 def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],
@@ -152,7 +154,9 @@ def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str
     options = engine._master_search().options
     index = {"lmr": search.OPT_LMR, "nullmove": search.OPT_NULL_MOVE,
              "futility": search.OPT_FUTILITY, "staticcut": search.OPT_STATIC_CUT,
-             "quietjumps": search.OPT_QUIET_JUMPS, "prunedepth": search.OPT_PRUNE_DEPTH}
+             "quietjumps": search.OPT_QUIET_JUMPS, "prunedepth": search.OPT_PRUNE_DEPTH,
+             "iir": search.OPT_IIR, "malus": search.OPT_HISTORY_MALUS,
+             "lmrpv": search.OPT_LMR_PV, "lmp": search.OPT_LMP, "lmrindex": search.OPT_LMR_INDEX}
     for name, value in switches.items():
         options[index[name]] = value
     result = engine.search(Board("1o3/2o2/x4/5/4x x 0 1"), SearchLimits(depth=5))

@@ -71,7 +71,19 @@ OPT_STATIC_CUT = 3
 OPT_QUIET_JUMPS = 4
 #: futility and the static cut-off apply at nodes with at most this depth left.
 OPT_PRUNE_DEPTH = 5
-N_OPTIONS = 6
+#: N > 0: internal iterative reduction, one ply less at nodes of depth >= N below the
+#: root that have no move from the transposition table.
+OPT_IIR = 6
+#: 1: late-move reductions one ply smaller at PV nodes.
+OPT_LMR_PV = 7
+#: 1: on a cut-off, the moves searched before the cutting one lose history.
+OPT_HISTORY_MALUS = 8
+#: N > 0: late move pruning: at null-window nodes of depth <= 3 below the root, once
+#: N * depth moves are searched, skip moves that take nothing.
+OPT_LMP = 9
+#: late-move reductions start at this move index.
+OPT_LMR_INDEX = 10
+N_OPTIONS = 11
 # stats[] outputs.
 STAT_NODES = 0
 STAT_SELDEPTH = 1
@@ -270,6 +282,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                     ret = tt_score
                     mode = _RETURN
                     continue
+            if options[OPT_IIR] and ply > 0 and depth >= options[OPT_IIR] and tt_move == NO_MOVE:
+                # Without a move from the table the ordering is a guess: a shallower
+                # search costs less and leaves a move for the next iteration.
+                depth -= 1
+                s_depth[ply] = depth
             s_orig_alpha[ply] = alpha
             s_best[ply] = -INF
             s_best_move[ply] = NO_MOVE
@@ -340,7 +357,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                             gain -= 1 + np.int64(popcount(SINGLES[frm] & us & ~SINGLES[to])) // 2
                         hf, ht = _history_index(m)
                         key = (gain + 20) << 24
-                        key += min(history[hf, ht], (1 << 22) - 1)
+                        key += max(min(history[hf, ht], (1 << 22) - 1), -(1 << 22))
                         if m == tt_move:
                             key = np.int64(1) << 40
                         elif m in (k0, k1):
@@ -378,6 +395,12 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 # A jump that takes nothing gives up a square for nothing: once a few
                 # moves are searched, it is almost never the best (Zataxx prunes it too).
                 continue
+            if (options[OPT_LMP] and ply > 0 and depth <= 3 and beta - alpha == 1
+                    and i >= options[OPT_LMP] * depth and m != PASS_MOVE
+                    and s_best[ply] > -MATE_BOUND and SINGLES[m & 0xFF] & s_them[ply] == 0):
+                # Late move pruning: near the leaves, once the best-ordered moves are
+                # searched, one that takes nothing is unlikely to raise alpha.
+                continue
             if i > 0 and options[OPT_FUTILITY] and s_static[ply] > -INF and m != PASS_MOVE:
                 # Futility: even the pieces this move wins plus a margin cannot lift the
                 # static score to alpha, and too little depth is left to find more.
@@ -399,7 +422,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 if (
                     options[OPT_LMR]
                     and depth >= _LMR_MIN_DEPTH
-                    and i >= _LMR_MIN_INDEX
+                    and i >= options[OPT_LMR_INDEX]
                     and m != killers[ply, 0]
                     and m != killers[ply, 1]
                 ):
@@ -409,8 +432,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                         reduction = 1
                         if i >= 10 and depth >= 5:
                             reduction = 2
-                    child_depth -= reduction
-                    s_kind[ply] = _REDUCED
+                    if options[OPT_LMR_PV] and beta - alpha > 1:
+                        reduction -= 1
+                    if reduction > 0:
+                        child_depth -= reduction
+                        s_kind[ply] = _REDUCED
                 _push(ply, m, child_depth, -alpha - 1, -alpha, s_us, s_them, s_color, s_clock,
                       s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
             ply += 1
@@ -465,6 +491,15 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                             killers[ply, 0] = m
                         hf, ht = _history_index(m)
                         history[hf, ht] += depth * depth
+                        if options[OPT_HISTORY_MALUS]:
+                            # The moves tried before this one (slots 0..i-1, in the
+                            # order pick_next put them) did not cut: they lose as much.
+                            for j in range(s_i[ply] - 1):
+                                other = moves[ply, j]
+                                if other != PASS_MOVE:
+                                    of, ot = _history_index(other)
+                                    history[of, ot] = max(history[of, ot] - depth * depth,
+                                                          -(1 << 22))
                         if history[hf, ht] > (1 << 22):
                             for a in range(history.shape[0]):
                                 for b in range(history.shape[1]):
@@ -515,14 +550,18 @@ class MasterSearch:
         self.w_open, self.w_end = load_weights()
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((65, 64), dtype=np.int64)
-        # Measured at 1 s + 10 ms with the network (docs/nnue.md): the static cut-off
-        # (60 cp a ply, up to depth 5) and skipping quiet jumps pay; null move and
-        # futility did not, and stay off.
+        # Measured at 1 s + 10 ms with the network (docs/nnue.md, docs/engine.md): the
+        # static cut-off (60 cp a ply, up to depth 5), skipping quiet jumps and the
+        # internal iterative reduction from depth 4 pay; null move and futility did
+        # not, and stay off, as do the switches not yet shown to gain (history malus,
+        # late move pruning).
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
         self.options[OPT_LMR] = 2
         self.options[OPT_STATIC_CUT] = 60
         self.options[OPT_PRUNE_DEPTH] = 5
         self.options[OPT_QUIET_JUMPS] = 2
+        self.options[OPT_LMR_INDEX] = _LMR_MIN_INDEX
+        self.options[OPT_IIR] = 4
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
         #: the network that replaces the hand-written evaluation on 7x7 boards, the
