@@ -74,14 +74,7 @@ class Player:
         engine = Engine(level, seed=seed)
         if level == "master":
             master = engine._master_search()
-            for key, index in (("nullmove", search.OPT_NULL_MOVE), ("lmr", search.OPT_LMR),
-                               ("futility", search.OPT_FUTILITY),
-                               ("staticcut", search.OPT_STATIC_CUT),
-                               ("quietjumps", search.OPT_QUIET_JUMPS),
-                               ("prunedepth", search.OPT_PRUNE_DEPTH),
-                               ("iir", search.OPT_IIR), ("lmrpv", search.OPT_LMR_PV),
-                               ("malus", search.OPT_HISTORY_MALUS), ("lmp", search.OPT_LMP),
-                               ("lmrindex", search.OPT_LMR_INDEX)):
+            for key, index in search.SWITCHES.items():
                 if key in options:
                     master.options[index] = int(options[key])
             if "endgame" in options:

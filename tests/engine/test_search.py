@@ -152,13 +152,8 @@ def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str
 
     engine = Engine("master", seed=2, hash_mb=4)
     options = engine._master_search().options
-    index = {"lmr": search.OPT_LMR, "nullmove": search.OPT_NULL_MOVE,
-             "futility": search.OPT_FUTILITY, "staticcut": search.OPT_STATIC_CUT,
-             "quietjumps": search.OPT_QUIET_JUMPS, "prunedepth": search.OPT_PRUNE_DEPTH,
-             "iir": search.OPT_IIR, "malus": search.OPT_HISTORY_MALUS,
-             "lmrpv": search.OPT_LMR_PV, "lmp": search.OPT_LMP, "lmrindex": search.OPT_LMR_INDEX}
     for name, value in switches.items():
-        options[index[name]] = value
+        options[search.SWITCHES[name]] = value
     result = engine.search(Board("1o3/2o2/x4/5/4x x 0 1"), SearchLimits(depth=5))
     assert result.move.uci() == "b4" and result.mate == 1
     for _ in range(6):

@@ -84,6 +84,13 @@ OPT_LMP = 9
 #: late-move reductions start at this move index.
 OPT_LMR_INDEX = 10
 N_OPTIONS = 11
+#: the switches by the names benchmarks/selfplay.py and the tests give them.
+SWITCHES = {
+    "nullmove": OPT_NULL_MOVE, "lmr": OPT_LMR, "futility": OPT_FUTILITY,
+    "staticcut": OPT_STATIC_CUT, "quietjumps": OPT_QUIET_JUMPS,
+    "prunedepth": OPT_PRUNE_DEPTH, "iir": OPT_IIR, "lmrpv": OPT_LMR_PV,
+    "malus": OPT_HISTORY_MALUS, "lmp": OPT_LMP, "lmrindex": OPT_LMR_INDEX,
+}
 # stats[] outputs.
 STAT_NODES = 0
 STAT_SELDEPTH = 1
