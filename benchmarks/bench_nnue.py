@@ -1,12 +1,14 @@
 """The network's costs: incremental update vs full recomputation, and master's nodes/s with it.
 
-    .venv/bin/python benchmarks/bench_nnue.py [--net FILE | --hidden H] [--positions 200]
-        [--nodes 200000] [--searches 8] [--zataxx PATH]
+    .venv/bin/python benchmarks/bench_nnue.py [--net FILE | --hidden H [--tuples]]
+        [--positions 200] [--nodes 200000] [--searches 8] [--zataxx PATH]
 
 Part 1 replays random games and times (in CPU time, so that a busy machine counts
 less), inside one numba loop each, the incremental
 update of every move (by the number of pieces it flips) against a full
-recomputation of the same child positions, and the evaluation from accumulators.
+recomputation of the same child positions, and the evaluation from accumulators;
+for a tuple network, which has no accumulators to update, its evaluation of each
+position from scratch.
 Part 2 searches the same positions with master at a fixed node budget, with the
 hand-written evaluation and with the network (each position with both in turn), and
 prints the nodes per CPU second of each and their ratio. With ``--zataxx PATH`` (a
@@ -15,7 +17,7 @@ the same node budget (``go nodes``), and its nodes per CPU second (read from
 ``/proc``, Linux) are printed in the same table. Without ``--net`` the shipped
 network is used (or, if there is none, a random one of 64 hidden units: the costs
 do not depend on the values); ``--hidden H`` times a random network of ``H`` units
-instead, to price a larger layer before training one.
+instead (``--tuples``: a tuple network), to price a larger layer before training one.
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.engine import Engine, SearchLimits
 from gameclub.ataxx.engine.nnue import (
     N_INPUTS,
+    N_TUPLE_INPUTS,
     Network,
     NetworkFileError,
     evaluate,
+    evaluate_tuples,
     load_network,
     refresh,
     update,
@@ -75,17 +79,29 @@ def _time_evaluate(accs, colors, w2, b2, scale, repeat):
     return check
 
 
-def _random_network(hidden: int) -> Network:
+@njit(cache=True)
+def _time_tuples(us, them, rows, base, w2, b2, scale, repeat):
+    acc = np.empty(len(base), dtype=np.int16)
+    check = 0
+    for _ in range(repeat):
+        for i in range(len(us)):
+            check += evaluate_tuples(us[i], them[i], rows, base, w2, b2, scale, acc)
+    return check
+
+
+def _random_network(hidden: int, tuples: bool = False) -> Network:
     rng = np.random.default_rng(0)
-    return Network.from_arrays(rng.integers(-50, 50, (N_INPUTS, hidden)),
-                               rng.integers(-50, 50, hidden), rng.integers(-200, 200, 2 * hidden),
+    inputs, outputs = (N_TUPLE_INPUTS, hidden) if tuples else (N_INPUTS, 2 * hidden)
+    return Network.from_arrays(rng.integers(-50, 50, (inputs, hidden)),
+                               rng.integers(-50, 50, hidden), rng.integers(-200, 200, outputs),
                                0, 400)
 
 
-def _network(path: str | None, hidden: int | None) -> Network:
+def _network(path: str | None, hidden: int | None, tuples: bool) -> Network:
     if hidden is not None:
-        print(f"(timing a random network of {hidden} hidden units)")
-        return _random_network(hidden)
+        kind = "tuple" if tuples else "piece-square"
+        print(f"(timing a random {kind} network of {hidden} hidden units)")
+        return _random_network(hidden, tuples)
     try:
         return load_network(path)
     except NetworkFileError as exc:
@@ -100,6 +116,8 @@ def main() -> None:
     parser.add_argument("--net", help="weights file (default: the shipped network)")
     parser.add_argument("--hidden", type=int,
                         help="time a random network of this many hidden units instead")
+    parser.add_argument("--tuples", action="store_true",
+                        help="with --hidden: a tuple network (else piece-square)")
     parser.add_argument("--positions", type=int, default=200, help="moves replayed / searched")
     parser.add_argument("--nodes", type=int, default=200_000, help="nodes a search")
     parser.add_argument("--searches", type=int, default=8)
@@ -111,11 +129,71 @@ def main() -> None:
         parser.error(f"--zataxx {args.zataxx}: not an executable file")
     if args.hidden is not None and (args.net is not None or not 1 <= args.hidden <= 4096):
         parser.error("--hidden takes 1..4096 units, and not together with --net")
-    net = _network(args.net, args.hidden)
+    if args.tuples and args.hidden is None:
+        parser.error("--tuples goes with --hidden (a weights file says its own kind)")
+    net = _network(args.net, args.hidden, args.tuples)
     rng = random.Random(args.seed)
+    boards = (_time_tuple_evaluation if net.tuples else _time_updates_and_evaluation)(
+        net, rng, args.positions)
+
+    # Part 2: master's speed with either evaluation on the same positions, in turn.
+    engine = Engine("master", seed=1, hash_mb=16)
+    search = engine._master_search()
+    picks = rng.sample([b for b in boards if b.empty.bit_count() > 12], args.searches)
+    labels = ["hand-written", "network"]
+    nodes = dict.fromkeys(labels, 0)
+    seconds = dict.fromkeys(labels, 0.0)
+    for b in picks:
+        for label in labels:
+            if label == "network":
+                search.network = net
+            else:
+                search.use_network(False)
+            engine.new_game()
+            started = time.process_time()
+            result = search.search(b, SearchLimits(nodes=args.nodes))
+            seconds[label] += time.process_time() - started
+            nodes[label] += result.nodes
+    if args.zataxx is not None:
+        nodes["Zataxx"], seconds["Zataxx"] = _zataxx(args.zataxx, picks, args.nodes)
+    for label in nodes:
+        print(f"{label:14s}: {nodes[label] / seconds[label]:10.0f} nodes per CPU second "
+              f"({nodes[label]} nodes)")
+    rate = {label: nodes[label] / seconds[label] for label in nodes}
+    print(f"network / hand-written nodes/s: {rate['network'] / rate['hand-written']:.2f}")
+    if "Zataxx" in rate:
+        print(f"network / Zataxx nodes/s: {rate['network'] / rate['Zataxx']:.2f}")
+
+
+def _time_tuple_evaluation(net: Network, rng: random.Random, positions: int) -> list[Board]:
+    """Part 1 for a tuple network: its evaluation from scratch; returns the positions."""
+    boards = []
+    board = Board(rules=ATAXX)
+    while len(boards) < positions:
+        if board.outcome() is not None:
+            board = Board(rules=ATAXX)
+        boards.append(board.copy())
+        board.push(rng.choice(board.legal_moves))
+    us = np.array([b.pieces(b.turn) for b in boards], dtype=np.uint64)
+    them = np.array([b.pieces(b.turn.other) for b in boards], dtype=np.uint64)
+    args = (us, them, net.rows, net.base(boards[0].playable), net.w2, np.int64(net.b2),
+            np.int64(net.scale))
+    _time_tuples(*args, 1)  # compile or load
+    repeat = max(1, 2_000_000 // len(boards))
+    started = time.process_time()
+    _time_tuples(*args, repeat)
+    seconds = time.process_time() - started
+    print(f"tuple network, hidden {net.hidden}; {len(boards)} positions of random games")
+    print(f"  evaluation from scratch        {1e9 * seconds / (repeat * len(boards)):7.1f} ns")
+    return boards
+
+
+def _time_updates_and_evaluation(net: Network, rng: random.Random, positions: int
+                                 ) -> list[Board]:
+    """Part 1 for a piece-square network; returns the positions."""
     parents, thems, colors, moves, flips, boards = [], [], [], [], [], []
     board = Board(rules=ATAXX)
-    while len(moves) < args.positions:
+    while len(moves) < positions:
         if board.outcome() is not None:
             board = Board(rules=ATAXX)
         move = rng.choice(board.legal_moves)
@@ -167,33 +245,7 @@ def main() -> None:
         by_flips[k] = 1e9 * (time.process_time() - started) / (r * len(idx))
     print("  update by flips: " + ", ".join(f"{k}: {v:.0f} ns" for k, v in by_flips.items()))
 
-    # Part 2: master's speed with either evaluation on the same positions, in turn.
-    engine = Engine("master", seed=1, hash_mb=16)
-    search = engine._master_search()
-    picks = rng.sample([b for b in boards if b.empty.bit_count() > 12], args.searches)
-    labels = ["hand-written", "network"]
-    nodes = dict.fromkeys(labels, 0)
-    seconds = dict.fromkeys(labels, 0.0)
-    for b in picks:
-        for label in labels:
-            if label == "network":
-                search.network = net
-            else:
-                search.use_network(False)
-            engine.new_game()
-            started = time.process_time()
-            result = search.search(b, SearchLimits(nodes=args.nodes))
-            seconds[label] += time.process_time() - started
-            nodes[label] += result.nodes
-    if args.zataxx is not None:
-        nodes["Zataxx"], seconds["Zataxx"] = _zataxx(args.zataxx, picks, args.nodes)
-    for label in nodes:
-        print(f"{label:14s}: {nodes[label] / seconds[label]:10.0f} nodes per CPU second "
-              f"({nodes[label]} nodes)")
-    rate = {label: nodes[label] / seconds[label] for label in nodes}
-    print(f"network / hand-written nodes/s: {rate['network'] / rate['hand-written']:.2f}")
-    if "Zataxx" in rate:
-        print(f"network / Zataxx nodes/s: {rate['network'] / rate['Zataxx']:.2f}")
+    return boards
 
 
 def _cpu_seconds(pid: int) -> float:

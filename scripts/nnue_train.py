@@ -4,9 +4,11 @@
     .venv/bin/python scripts/nnue_train.py data/selfplay --out src/gameclub/data/ataxx-nnue.bin
 
 The recipe (docs/nnue.md): inputs and architecture as in
-``gameclub.ataxx.engine.nnue`` (192 piece-square inputs per perspective, ``H``
-hidden units shared by both perspectives, squared clipped ReLU, one output in units
-of ``SCALE`` centipawns). On each batch a random one of the 8 symmetries of the
+``gameclub.ataxx.engine.nnue``: ``--inputs piece-square`` (192 inputs per
+perspective, ``H`` hidden units shared by both perspectives) or ``--inputs tuples``
+(the 36 2x2 squares of the board in 81 states each and the not-playable squares,
+the side to move's perspective), a squared clipped ReLU, one output in units of
+``SCALE`` centipawns. On each batch a random one of the 8 symmetries of the
 square board is applied to 7x7 positions (the rules and the start position are
 symmetric). The loss is the mean squared error between ``sigmoid(cp / K)`` and the
 target ``(1 - wdl) * sigmoid(score / K) + wdl * result`` (result 1 / 0.5 / 0 for
@@ -14,7 +16,8 @@ the side to move), ``K`` fitted on the data so that ``sigmoid(score / K)`` best
 predicts the results. AdamW, learning rate ``--lr`` with a cosine decay to 1% over
 ``--epochs``, batches of ``--batch``; weights are clipped after each step to what
 int16 holds once quantised, the first layer's further so that no accumulator
-(the bias and one row per square) can leave int16. The epoch with the lowest held-out loss (the last
+(the bias and one row per square, or per 2x2 square and not-playable square) can
+leave int16. The epoch with the lowest held-out loss (the last
 ``--holdout`` share of the files, whole games) is exported.
 """
 
@@ -30,7 +33,17 @@ import numpy as np
 import torch
 from torch import nn
 
-from gameclub.ataxx.engine.nnue import ACC_LIMIT, N_INPUTS, QA, QB, Network
+from gameclub.ataxx.engine.nnue import (
+    ACC_LIMIT,
+    N_INPUTS,
+    N_TUPLES,
+    QA,
+    QB,
+    TUPLE_BLOCKED,
+    TUPLE_ORIGINS,
+    TUPLE_STATES,
+    Network,
+)
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
 
 #: centipawns per unit of the network's output.
@@ -38,6 +51,8 @@ SCALE = 400
 #: first-layer weights and biases are clipped to this: an accumulator sums the bias
 #: and at most one row per square (64), so 65 * round(FT_CLIP * QA) stays within int16.
 FT_CLIP = (ACC_LIMIT // 65) / QA
+#: the same for a tuple network: the bias, 36 tuple rows and up to 64 not-playable rows.
+TUPLE_FT_CLIP = (ACC_LIMIT // (1 + N_TUPLES + 64)) / QA
 _SHIFTS = np.arange(64, dtype=np.uint64)
 _BEYOND_7X7 = np.uint64(0xFF00_0000_0000_0000 | 0x8080_8080_8080_8080)
 _RANK_7 = np.uint64(0x7F << 48)
@@ -64,6 +79,57 @@ class NnueModel(nn.Module):
             self.ft.weight.clamp_(-FT_CLIP, FT_CLIP)
             self.ft.bias.clamp_(-FT_CLIP, FT_CLIP)
             self.out.weight.clamp_(-127, 127)
+
+    def export(self) -> Network:
+        """The integer network (see ``gameclub.ataxx.engine.nnue``)."""
+        w1 = self.ft.weight.detach().numpy().T
+        return _quantised(w1, self.ft.bias, self.out)
+
+
+class TupleModel(nn.Module):
+    """The float tuple network: one row per 2x2 square's state, the not-playable
+    squares as a linear layer (whose bias is the accumulator's)."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        # A bag of the 36 active rows, summed without building a [batch, 36, H] tensor.
+        self.tuples = nn.EmbeddingBag(TUPLE_BLOCKED, hidden, mode="sum")
+        nn.init.uniform_(self.tuples.weight, -0.1, 0.1)
+        self.blocked = nn.Linear(64, hidden)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, index: torch.Tensor, blocked: torch.Tensor) -> torch.Tensor:
+        """Centipawns for the side to move from its 36 tuple inputs and the blocked squares."""
+        acc = self.tuples(index) + self.blocked(blocked)
+        return self.out(torch.clamp(acc, 0, 1) ** 2).squeeze(1) * SCALE
+
+    def clip_(self) -> None:
+        with torch.no_grad():
+            self.tuples.weight.clamp_(-TUPLE_FT_CLIP, TUPLE_FT_CLIP)
+            self.blocked.weight.clamp_(-TUPLE_FT_CLIP, TUPLE_FT_CLIP)
+            self.blocked.bias.clamp_(-TUPLE_FT_CLIP, TUPLE_FT_CLIP)
+            self.out.weight.clamp_(-127, 127)
+
+    def export(self) -> Network:
+        w1 = np.concatenate([self.tuples.weight.detach().numpy(),
+                             self.blocked.weight.detach().numpy().T])
+        return _quantised(w1, self.blocked.bias, self.out)
+
+
+def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear) -> Network:
+    b1 = bias.detach().numpy()
+    w2 = out.weight.detach().numpy().reshape(-1)
+    b2 = float(out.bias.detach().numpy()[0])
+    return Network.from_arrays(np.round(w1 * QA), np.round(b1 * QA), np.round(w2 * QB),
+                               round(b2 * QA * QB), SCALE)
+
+
+def tuple_indices(us_bits: np.ndarray, them_bits: np.ndarray) -> np.ndarray:
+    """``[N, 36]`` int64: the tuple network's active inputs from ``[N, 64]`` square bits."""
+    digit = us_bits.astype(np.int64) + 2 * them_bits.astype(np.int64)
+    origins = TUPLE_ORIGINS
+    return (TUPLE_STATES * np.arange(N_TUPLES) + digit[:, origins] + 3 * digit[:, origins + 1]
+            + 9 * digit[:, origins + 8] + 27 * digit[:, origins + 9])
 
 
 def bits(boards: np.ndarray) -> np.ndarray:
@@ -108,8 +174,14 @@ def fit_k(score: np.ndarray, result: np.ndarray) -> float:
 class Dataset:
     """Records as inputs and targets, with a 7x7 flag for the symmetries."""
 
-    def __init__(self, records: np.ndarray) -> None:
-        self.stm, self.other = inputs(records["us"], records["them"], records["playable"])
+    def __init__(self, records: np.ndarray, tuples: bool = False) -> None:
+        self.tuples = tuples
+        if tuples:
+            # Square bits, side to move's and the other's, and the not-playable ones.
+            self.stm, self.other = bits(records["us"]), bits(records["them"])
+            self.blocked = 1 - bits(records["playable"])
+        else:
+            self.stm, self.other = inputs(records["us"], records["them"], records["playable"])
         self.score = records["score"].astype(np.float32)
         self.result = ((records["result"].astype(np.float32)) + 1) / 2
         self.mate = (records["flags"] & FLAG_MATE) != 0
@@ -126,37 +198,41 @@ class Dataset:
 
     def batch(self, index: np.ndarray, k: float, wdl: float, perm: np.ndarray | None
               ) -> tuple[torch.Tensor, ...]:
+        """The model's inputs and the targets of the positions ``index``, under the
+        symmetry ``perm`` (7x7 boards only) if given."""
         stm, other = self.stm[index], self.other[index]
+        blocked = self.blocked[index] if self.tuples else None
         if perm is not None:
             sq = self.square[index]
             # Input i takes what was at perm[i]: the inverse symmetry, also one of the 8.
-            full = np.concatenate([perm, perm + 64, perm + 128])
+            full = perm if self.tuples else np.concatenate([perm, perm + 64, perm + 128])
             stm[sq] = stm[sq][:, full]
             other[sq] = other[sq][:, full]
-        target = (1 - wdl) / (1 + np.exp(-self.score[index] / k)) + wdl * self.result[index]
-        return tuple(torch.from_numpy(a.astype(np.float32)) for a in (stm, other, target))
+            if blocked is not None:
+                blocked[sq] = blocked[sq][:, full]
+        target = torch.from_numpy(
+            ((1 - wdl) / (1 + np.exp(-self.score[index] / k)) + wdl * self.result[index])
+            .astype(np.float32))
+        if self.tuples:
+            features = (torch.from_numpy(tuple_indices(stm, other)),
+                        torch.from_numpy(blocked.astype(np.float32)))
+        else:
+            features = (torch.from_numpy(stm.astype(np.float32)),
+                        torch.from_numpy(other.astype(np.float32)))
+        return features, target
 
 
-def loss_on(model: NnueModel, data: Dataset, k: float, wdl: float, batch: int) -> float:
+def loss_on(model: NnueModel | TupleModel, data: Dataset, k: float, wdl: float,
+            batch: int) -> float:
     model.eval()
     total = 0.0
     with torch.no_grad():
         for start in range(0, len(data), batch):
             index = np.arange(start, min(start + batch, len(data)))
-            stm, other, target = data.batch(index, k, wdl, None)
-            pred = torch.sigmoid(model(stm, other) / k)
+            features, target = data.batch(index, k, wdl, None)
+            pred = torch.sigmoid(model(*features) / k)
             total += float(torch.sum((pred - target) ** 2))
     return total / max(1, len(data))
-
-
-def quantise(model: NnueModel) -> Network:
-    """The integer network of ``model`` (see ``gameclub.ataxx.engine.nnue``)."""
-    w1 = model.ft.weight.detach().numpy().T
-    b1 = model.ft.bias.detach().numpy()
-    w2 = model.out.weight.detach().numpy().reshape(-1)
-    b2 = float(model.out.bias.detach().numpy()[0])
-    return Network.from_arrays(np.round(w1 * QA), np.round(b1 * QA), np.round(w2 * QB),
-                               round(b2 * QA * QB), SCALE)
 
 
 def data_files(paths: list[Path]) -> list[Path]:
@@ -168,7 +244,8 @@ def data_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, batch: int = 1024,
+def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 64,
+          epochs: int = 10, batch: int = 1024,
           lr: float = 2e-3, wdl: float = 0.5, holdout: float = 0.05, seed: int = 1,
           threads: int = 1, log=print) -> dict[str, float]:
     """Train, export the best epoch to ``out`` and return its figures."""
@@ -181,10 +258,11 @@ def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, b
         1, len(train_records) // 20):]
     k = fit_k(train_records["score"][train_records["flags"] == 0].astype(np.float64),
               train_records["result"][train_records["flags"] == 0])
-    train_set, hold_set = Dataset(train_records), Dataset(hold_records)
+    train_set, hold_set = Dataset(train_records, tuples), Dataset(hold_records, tuples)
+    del train_records, hold_records
     log(f"{len(train_set)} training positions ({len(files) - n_hold} files), "
         f"{len(hold_set)} held out; K = {k:.0f}")
-    model = NnueModel(hidden)
+    model = TupleModel(hidden) if tuples else NnueModel(hidden)
     model.clip_()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(train_set) / batch)
@@ -199,8 +277,8 @@ def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, b
         total = 0.0
         for start in range(0, len(order), batch):
             index = order[start:start + batch]
-            stm, other, target = train_set.batch(index, k, wdl, perms[rng.integers(8)])
-            pred = torch.sigmoid(model(stm, other) / k)
+            features, target = train_set.batch(index, k, wdl, perms[rng.integers(8)])
+            pred = torch.sigmoid(model(*features) / k)
             loss = torch.mean((pred - target) ** 2)
             opt.zero_grad()
             loss.backward()
@@ -213,7 +291,7 @@ def train(files: list[Path], out: Path, *, hidden: int = 64, epochs: int = 10, b
             f"{time.perf_counter() - started:.0f} s")
         if held < best:
             best = held
-            out.write_bytes(quantise(model).to_bytes())
+            out.write_bytes(model.export().to_bytes())
     return {"k": k, "held_out": best, "positions": float(len(train_set)),
             "seconds": time.perf_counter() - started}
 
@@ -222,6 +300,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, nargs="+", help="positions files or folders of them")
     parser.add_argument("--out", type=Path, required=True, help="weights file to write")
+    parser.add_argument("--inputs", choices=("piece-square", "tuples"), default="piece-square",
+                        help="the network's inputs (gameclub.ataxx.engine.nnue)")
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=1024)
@@ -232,7 +312,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch CPU threads")
     args = parser.parse_args(argv)
-    figures = train(data_files(args.data), args.out, hidden=args.hidden, epochs=args.epochs,
+    figures = train(data_files(args.data), args.out, tuples=args.inputs == "tuples",
+                    hidden=args.hidden, epochs=args.epochs,
                     batch=args.batch, lr=args.lr, wdl=args.wdl, holdout=args.holdout,
                     seed=args.seed, threads=args.threads,
                     log=lambda s: print(s, file=sys.stderr, flush=True))

@@ -7,7 +7,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gameclub.ataxx import Board
@@ -132,7 +134,10 @@ def test_handshake() -> None:
     assert lines[0].startswith("id name gameclub")
     assert lines[1].startswith("id author ")
     options = {o.name: o for o in map(parse_option, lines) if o is not None}
-    assert set(options) == {"Hash", "Threads", "Level", "MoveOverhead", "Rules", "UseNNUE"}
+    assert set(options) == {"Hash", "Threads", "Level", "MoveOverhead", "Rules", "UseNNUE",
+                            "EvalFile"}
+    assert options["EvalFile"].type == "string"
+    assert options["EvalFile"].default == "<shipped>"
     assert options["UseNNUE"].type == "check"
     assert options["UseNNUE"].default == "true"
     assert options["Level"].type == "combo"
@@ -321,6 +326,44 @@ def test_use_nnue_option_switches_master_between_network_and_hand_written_terms(
     finally:
         assert ask(strongest, "setoption name UseNNUE value true") == []
     assert uai_score() == with_network
+
+
+def test_eval_file_option_plays_another_network_and_refuses_a_bad_file(
+        strongest: UaiEngineProcess, tmp_path: Path) -> None:
+    from gameclub.ataxx.engine.nnue import N_TUPLE_INPUTS, Network
+
+    rng = np.random.default_rng(8)
+    net = Network.from_arrays(rng.integers(-200, 200, (N_TUPLE_INPUTS, 16)),
+                              rng.integers(-300, 300, 16), rng.integers(-2000, 2000, 16), 77, 400)
+    path = tmp_path / "tuples.bin"
+    path.write_bytes(net.to_bytes())
+    board = Board("x5o/7/2x4/7/7/7/o5x o 0 2")
+    master = Engine("master")._master_search()
+    shipped = master.search(board, SearchLimits(depth=2)).score
+    assert master.use_network(path=path)
+    master.new_game()
+    other = master.search(board, SearchLimits(depth=2)).score
+    assert other != shipped
+
+    def uai_score() -> int | None:
+        strongest.uainewgame()
+        strongest.position(board.fen())
+        info = strongest.go(depth=2).info
+        assert info is not None
+        return info.score_cp
+
+    assert ask(strongest, f"setoption name EvalFile value {path}") == []
+    try:
+        assert uai_score() == other
+        damaged = tmp_path / "damaged.bin"
+        damaged.write_bytes(path.read_bytes()[:-2])
+        answer = ask(strongest, f"setoption name EvalFile value {damaged}")
+        assert len(answer) == 1 and "bad value for option EvalFile" in answer[0]
+        assert "truncated" in answer[0]
+        assert uai_score() == other  # the network in use stays
+    finally:
+        assert ask(strongest, "setoption name EvalFile value <shipped>") == []
+    assert uai_score() == shipped
 
 
 def test_rules_option(engine: UaiEngineProcess) -> None:

@@ -49,6 +49,8 @@ from gameclub.ataxx.rules import RULESETS, RuleSet
 
 ENGINE_NAME = f"gameclub {__version__}"
 ENGINE_AUTHOR = "the gameclub authors"
+#: the EvalFile value that means the network shipped in the package.
+SHIPPED_EVAL_FILE = "<shipped>"
 
 #: Positions of ``bench``: fixed, so that node counts and speeds compare across versions.
 BENCH_FENS: tuple[str, ...] = (
@@ -201,6 +203,8 @@ class UaiServer:
         #: master evaluates 7x7 boards with its network (docs/nnue.md); false: with the
         #: hand-written terms.
         self.use_nnue = True
+        #: the network's weights file; SHIPPED_EVAL_FILE: the one in the package.
+        self.eval_file = SHIPPED_EVAL_FILE
         self.board = Board(rules=self.rules)
         self._engine: Engine | None = None
         self._thread: threading.Thread | None = None
@@ -308,6 +312,7 @@ class UaiServer:
             f"min 0 max {self.OVERHEAD_MAX}",
             f"option name Rules type combo default {self.rules.name} {rules}",
             "option name UseNNUE type check default true",
+            f"option name EvalFile type string default {SHIPPED_EVAL_FILE}",
             "uaiok",
         ):
             self.send(line)
@@ -372,13 +377,30 @@ class UaiServer:
                 if (value == "true") != self.use_nnue:
                     self.use_nnue = value == "true"
                     self._engine = None
+            elif key == "evalfile":
+                self._set_eval_file(value)
             else:
                 raise _OptionError(
                     f"unknown option {name!r}; options are Hash, Threads, Level, "
-                    "MoveOverhead, Rules, UseNNUE"
+                    "MoveOverhead, Rules, UseNNUE, EvalFile"
                 )
         except _OptionError as exc:
             self._say(str(exc))
+
+    def _set_eval_file(self, value: str) -> None:
+        """Read the weights file now, so that a bad one is refused before any game."""
+        from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
+
+        path = value.strip() or SHIPPED_EVAL_FILE
+        if path != SHIPPED_EVAL_FILE:
+            try:
+                load_network(path)
+            except NetworkFileError as exc:
+                raise _OptionError(f"bad value for option EvalFile: {exc}; keeping "
+                                   f"{self.eval_file}") from None
+        if path != self.eval_file:
+            self.eval_file = path
+            self._engine = None
 
     @staticmethod
     def _spin(name: str, value: str, low: int, high: int) -> int:
@@ -506,6 +528,8 @@ class UaiServer:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     master = self._engine._master_search()
+                    if self.use_nnue and self.eval_file != SHIPPED_EVAL_FILE:
+                        master.use_network(path=self.eval_file)
                 if not self.use_nnue:
                     master.use_network(False)
                 for warning in caught:

@@ -1,9 +1,11 @@
-"""The network: incremental accumulators, its weights file, master with it, and training.
+"""The networks: incremental accumulators, tuple inputs, the weights file, master with them,
+and training.
 
 The incremental update is checked against a full recomputation after every move of
-random games (blocks and small boards included); the search's own use of it (built
-only when a node below is evaluated) against a plain Python maximum over one and
-two plies of positions evaluated from scratch. Weights whose int16 accumulators
+random games (blocks and small boards included), and the tuple network's kernel
+against a plain Python reading of its inputs; the search's own use of either (the
+accumulators built only when a node below is evaluated) against a plain Python
+maximum over one and two plies of positions evaluated from scratch. Weights whose int16 accumulators
 could overflow are refused, and training clips them so that they cannot. Training
 tests need the ``[train]`` extra (PyTorch) and are skipped without it.
 """
@@ -27,12 +29,14 @@ from gameclub.ataxx.blocks import random_valid
 from gameclub.ataxx.engine import Engine, SearchLimits, nnue
 from gameclub.ataxx.engine.nnue import (
     N_INPUTS,
+    N_TUPLE_INPUTS,
     QA,
     QB,
     Network,
     NetworkFileError,
     evaluate_kernel,
     evaluate_position,
+    evaluate_tuples_kernel,
     load_network,
     refresh,
     update_kernel,
@@ -58,7 +62,20 @@ def random_network(seed: int, hidden: int = 16) -> Network:
                                int(rng.integers(-9999, 9999)), 400)
 
 
+def random_tuple_network(seed: int, hidden: int = 16) -> Network:
+    rng = np.random.default_rng(seed)
+    return Network.from_arrays(rng.integers(-200, 200, (N_TUPLE_INPUTS, hidden)),
+                               rng.integers(-300, 300, hidden),
+                               rng.integers(-2000, 2000, hidden),
+                               int(rng.integers(-9999, 9999)), 400)
+
+
 def full_eval(net: Network, board: Board) -> int:
+    """The network's evaluation of ``board`` computed from scratch by its kernel."""
+    if net.tuples:
+        return int(evaluate_tuples_kernel(
+            np.uint64(board.pieces(board.turn)), np.uint64(board.pieces(board.turn.other)),
+            net.rows, net.base(board.playable), net.w2, np.int64(net.b2), np.int64(net.scale)))
     return int(evaluate_position(np.uint64(board.pieces(board.turn)),
                                  np.uint64(board.pieces(board.turn.other)),
                                  np.uint64(board.playable), int(board.turn), net.w1, net.b1,
@@ -113,8 +130,45 @@ def test_incremental_update_equals_full_recomputation_after_every_move(seed: int
             acc = child
 
 
-def test_a_flip_changes_the_evaluation_and_the_perspectives_are_symmetric() -> None:
-    net = random_network(3)
+def tuple_reference(net: Network, board: Board) -> int:
+    """The tuple network's evaluation read off the module docstring, square by square."""
+    mine, theirs = board.pieces(board.turn), board.pieces(board.turn.other)
+
+    def digit(rank: int, file: int) -> int:
+        bit = 1 << rank * 8 + file
+        return 1 if mine & bit else 2 if theirs & bit else 0
+
+    acc = net.b1.astype(np.int64).copy()
+    for rank in range(6):
+        for file in range(6):
+            state = (digit(rank, file) + 3 * digit(rank, file + 1) + 9 * digit(rank + 1, file)
+                     + 27 * digit(rank + 1, file + 1))
+            acc += net.w1[81 * (rank * 6 + file) + state]
+    for sq in range(64):
+        if not board.playable >> sq & 1:
+            acc += net.w1[2916 + sq]
+    hidden = np.clip(acc, 0, QA)
+    total = int((hidden * hidden * net.w2.astype(np.int64)).sum()) // QA + net.b2
+    return max(-20000, min(20000, total * net.scale // (QA * QB)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_tuple_kernel_reads_its_inputs_as_documented(seed: int) -> None:
+    rng = random.Random(seed)
+    net = random_tuple_network(seed % 5)
+    checked = 0
+    while checked < 10:
+        board = random_position(rng, sizes=(7,))  # Blocs-Config boards among them
+        if board is None:
+            continue
+        assert full_eval(net, board) == tuple_reference(net, board), board.fen()
+        checked += 1
+
+
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+def test_a_flip_changes_the_evaluation_and_the_perspectives_are_symmetric(make) -> None:
+    net = make(3)
     board = Board("x5o/7/7/7/7/7/o5x x 0 1")
     mirrored = Board("o5x/7/7/7/7/7/x5o o 0 1")
     # The same position seen by the other colour: the network is colour-blind.
@@ -130,9 +184,10 @@ def master() -> Engine:
     return engine
 
 
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
 def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scratch(
-        master: Engine, tmp_path: Path, rng: random.Random) -> None:
-    net = random_network(11, hidden=24)
+        master: Engine, tmp_path: Path, rng: random.Random, make) -> None:
+    net = make(11, hidden=24)
     path = tmp_path / "net.bin"
     path.write_bytes(net.to_bytes())
     search = master._master_search()
@@ -156,11 +211,12 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
         search.use_network()  # master's default: the shipped network
 
 
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
 def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
-        master: Engine, tmp_path: Path, rng: random.Random) -> None:
+        master: Engine, tmp_path: Path, rng: random.Random, make) -> None:
     # The search builds the accumulators of the first ply only when a leaf below needs
     # them, two updates at once: its scores must still be those of the positions.
-    net = random_network(13, hidden=24)
+    net = make(13, hidden=24)
     path = tmp_path / "net.bin"
     path.write_bytes(net.to_bytes())
     search = master._master_search()
@@ -202,10 +258,11 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
         search.options[:] = saved
 
 
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
 def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_path: Path,
-                                                         rng: random.Random) -> None:
+                                                         rng: random.Random, make) -> None:
     path = tmp_path / "net.bin"
-    path.write_bytes(random_network(5).to_bytes())
+    path.write_bytes(make(5).to_bytes())
     search = master._master_search()
     assert search.use_network(path=path)
     try:
@@ -242,27 +299,31 @@ def test_master_evaluates_with_the_shipped_network_on_7x7_boards_only(rng: rando
     assert differ[7] > 0
 
 
-def test_weights_file_round_trip(tmp_path: Path) -> None:
-    net = random_network(2)
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+def test_weights_file_round_trip(tmp_path: Path, make) -> None:
+    net = make(2)
     path = tmp_path / "net.bin"
     path.write_bytes(net.to_bytes())
     loaded = load_network(path)
+    assert loaded.tuples == (make is random_tuple_network)
     for name in ("w1", "b1", "w2", "flip"):
         np.testing.assert_array_equal(getattr(loaded, name), getattr(net, name))
     assert (loaded.b2, loaded.scale) == (net.b2, net.scale)
 
 
+@pytest.mark.parametrize("make", [random_network, random_tuple_network])
 @pytest.mark.parametrize(("damage", "message"), [
     (lambda b: b[:20], "shorter than the header"),
     (lambda b: b"GCAXNNUF" + b[8:], "not a network file"),
     (lambda b: b[:8] + (2).to_bytes(4, "little") + b[12:], "format version 2"),
     (lambda b: b[:-2], "truncated"),
     (lambda b: b[:-3] + bytes([b[-3] ^ 1]) + b[-2:], "checksum mismatch"),
+    (lambda b: b[:12] + (193).to_bytes(4, "little") + b[16:], "inputs 193"),
 ])
 def test_a_damaged_weights_file_is_refused_with_a_clear_error(tmp_path: Path, damage,
-                                                              message: str) -> None:
+                                                              message: str, make) -> None:
     path = tmp_path / "net.bin"
-    path.write_bytes(damage(random_network(2).to_bytes()))
+    path.write_bytes(damage(make(2).to_bytes()))
     with pytest.raises(NetworkFileError, match=message):
         load_network(path)
 
@@ -282,6 +343,22 @@ def test_weights_whose_accumulators_could_overflow_int16_are_refused(tmp_path: P
     path.write_bytes(bytes(header) + payload)
     with pytest.raises(NetworkFileError, match="beyond int16"):
         load_network(path)
+
+
+def test_tuple_weights_whose_accumulators_could_overflow_int16_are_refused() -> None:
+    net = random_tuple_network(2)
+    big = net.w1.astype(np.int64)
+    # One state of each 2x2 square at 900: 36 of them reach 32,400, with the bias more.
+    big[81 * np.arange(36) + 40, 0] = 900
+    bias = net.b1.copy()
+    bias[0] = 400
+    with pytest.raises(ValueError, match="beyond int16"):
+        Network.from_arrays(big, bias, net.w2, net.b2, net.scale)
+    # 35 of them and the bias fit: one row per 2x2 square counts, not all 81.
+    big[81 * 35 + 40, 0] = 0
+    big[2916:, 0] = 0
+    fits = Network.from_arrays(big, bias, net.w2, net.b2, net.scale)
+    assert fits.tuples
 
 
 def test_the_shipped_network_loads_and_rates_a_big_material_lead_as_good() -> None:
@@ -415,7 +492,7 @@ def test_integer_network_matches_the_float_one_within_the_quantisation_error(
         model.ft.bias.uniform_(0, 0.5)
         model.out.weight.uniform_(-1, 1)
     model.clip_()
-    net = train.quantise(model)
+    net = model.export()
     # The float network and its integer copy differ by the rounding of each weight: bound
     # that difference exactly for each position (|clamp(a)^2 - clamp(b)^2| <= 2 |a - b|
     # on [0, 1]), plus 2 cp for the integer divisions.
@@ -452,17 +529,50 @@ def test_integer_network_matches_the_float_one_within_the_quantisation_error(
 
 
 @needs_torch
-def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path) -> None:
+def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random) -> None:
+    train = _script("nnue_train")
+    torch.manual_seed(5)
+    model = train.TupleModel(32)
+    with torch.no_grad():
+        model.tuples.weight.uniform_(-0.05, 0.15)
+        model.blocked.weight.uniform_(-0.1, 0.1)
+        model.blocked.bias.uniform_(0, 0.3)
+        model.out.weight.uniform_(-1, 1)
+    model.clip_()
+    net = model.export()
+    assert net.tuples
+    diffs: list[float] = []
+    spread: list[float] = []
+    while len(diffs) < 150:
+        board = random_position(rng, sizes=(7,))
+        if board is None:
+            continue
+        us = train.bits(np.array([board.pieces(board.turn)], dtype=np.uint64))
+        them = train.bits(np.array([board.pieces(board.turn.other)], dtype=np.uint64))
+        blocked = 1 - train.bits(np.array([board.playable], dtype=np.uint64))
+        with torch.no_grad():
+            expected = float(model(torch.from_numpy(train.tuple_indices(us, them)),
+                                   torch.from_numpy(blocked.astype(np.float32)))[0])
+        diffs.append(abs(full_eval(net, board) - expected))
+        spread.append(abs(expected))
+    # Rounding each weight to 1/255 moves the output a little against its spread.
+    assert np.mean(diffs) < 0.025 * np.mean(spread), (np.mean(diffs), np.mean(spread))
+
+
+@needs_torch
+@pytest.mark.parametrize("inputs", ["piece-square", "tuples"])
+def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path, inputs: str) -> None:
     selfplay = _script("nnue_selfplay")
     train = _script("nnue_train")
     data = tmp_path / "data"
     selfplay.main([str(data), "--games", "4", "--shard", "2", "--nodes", "200",
                    "--workers", "1"])
     out = tmp_path / "net.bin"
-    train.main([str(data), "--out", str(out), "--hidden", "8", "--epochs", "2",
-                "--batch", "64", "--holdout", "0.5"])
+    train.main([str(data), "--out", str(out), "--inputs", inputs, "--hidden", "8",
+                "--epochs", "2", "--batch", "64", "--holdout", "0.5"])
     net = load_network(out)
     assert net.hidden == 8
+    assert net.tuples == (inputs == "tuples")
     search = Engine("master", seed=2, hash_mb=2)._master_search()
     assert search.use_network(path=out)
     board = Board()
@@ -477,10 +587,28 @@ def test_training_clips_the_first_layer_so_that_no_accumulator_leaves_int16() ->
         model.ft.weight.fill_(5.0)  # far beyond what an int16 accumulator can sum
         model.ft.bias.fill_(-5.0)
     model.clip_()
-    net = train.quantise(model)  # from_arrays refuses a network that could overflow
+    net = model.export()  # from_arrays refuses a network that could overflow
     assert net.w1.max() * 65 <= 32767
     # A full board: every one of the 64 squares (the 15 outside 7x7 are "not
     # playable") adds the clipped weight, and the bias subtracts one.
     board = Board("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxo o 0 1")
     top = int(net.w1.max())
     np.testing.assert_array_equal(fresh_acc(net, board), np.full((2, 8), 63 * top))
+
+
+@needs_torch
+def test_training_clips_the_tuple_rows_so_that_no_accumulator_leaves_int16() -> None:
+    train = _script("nnue_train")
+    model = train.TupleModel(8)
+    with torch.no_grad():
+        model.tuples.weight.fill_(5.0)
+        model.blocked.weight.fill_(5.0)
+        model.blocked.bias.fill_(5.0)
+    model.clip_()
+    net = model.export()  # from_arrays refuses a network that could overflow
+    # Every square outside 7x7 not playable, and a 2x2 square's row each: all at the clip.
+    board = Board("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxo o 0 1")
+    top = int(net.w1.max())
+    assert (1 + 36 + 64) * top <= 32767
+    expected = net.base(board.playable).astype(np.int64) + 36 * top
+    np.testing.assert_array_equal(expected, np.full(8, (1 + 36 + 15) * top))

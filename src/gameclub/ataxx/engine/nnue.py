@@ -1,7 +1,11 @@
-"""An efficiently updatable network (NNUE) for ``master``: weights file, accumulators, evaluation.
+"""Master's networks: weights file, accumulators, evaluation.
 
-Inputs, for each of the two perspectives (x's and o's), 192 binary features on the
-8x8 grid the bitboards use (``sq = rank * 8 + file``):
+Two kinds of network share the file format and the output layer; the number of
+inputs in the file says which one it is.
+
+**Piece-square** (192 inputs, an NNUE updated incrementally). Inputs, for each of
+the two perspectives (x's and o's), 192 binary features on the 8x8 grid the
+bitboards use (``sq = rank * 8 + file``):
 
 - ``sq``: a piece of the perspective's side on ``sq``;
 - ``64 + sq``: a piece of the other side on ``sq``;
@@ -10,9 +14,7 @@ Inputs, for each of the two perspectives (x's and o's), 192 binary features on t
 Piece-square per side is the plainest input that an Ataxx move updates cheaply: a
 clone adds one piece, a jump moves one, and each flip turns "other" into "own". The
 not-playable squares make one network serve Blocs-Config boards; they never change
-during a game, so they only shift the accumulators' starting values. (Zataxx uses
-2-tuples of neighbouring squares, 2916 inputs; that is a possible next step, at the
-price of more rows to update per flip.)
+during a game, so they only shift the accumulators' starting values.
 
 Architecture: ``192 -> H`` (shared by both perspectives; the accumulator), then the
 side to move's ``H`` values and the other side's ``H``, each through a squared
@@ -41,17 +43,33 @@ times ``QB`` (int16), output bias times ``QA * QB`` (int32); the evaluation sums
 ``clamp(acc, 0, QA) ** 2 * w2`` in int64, divides by ``QA`` and scales by
 ``SCALE / (QA * QB)``.
 
+**Tuples** (2,980 inputs, recomputed at each evaluation; the inputs Zataxx uses).
+The 7x7 board's 36 squares of 2x2 neighbouring squares (origins ``a1`` .. ``f6``,
+each with the squares to its right, above, and above right), each in one of
+``3 ** 4 = 81`` states (every square empty, the side to move's or the other's):
+input ``81 * t + sum(digit_k * 3 ** k)``, where ``k`` counts the origin, the square
+to its right, the one above and the one above right, and a digit is 0 empty, 1 the
+side to move's, 2 the other's. Then ``2916 + sq``: ``sq`` not playable, as above.
+One perspective (the side to move's): ``W1`` ``[2980, H]``, a squared clipped ReLU,
+one linear output from ``H`` values. The 36 active rows describe the local shapes
+(an own piece beside an empty square, a wall of four) that the piece-square inputs
+can only add up square by square. A move changes up to 20 of the 36 rows and turns
+the perspective, so the accumulator is summed afresh at each evaluation, from a
+starting vector (``b1`` and the not-playable rows: :meth:`Network.base`) that a
+search computes once.
+
 The weights file (little-endian): magic ``b"GCAXNNUE"``, then u32 fields version
-(1), inputs (192), hidden size ``H``, ``QA``, ``QB``, ``SCALE``, and the CRC-32 of
-the payload; then the payload: ``W1`` int16 ``[192, H]``, ``b1`` int16 ``[H]``,
-``W2`` int16 ``[2H]``, ``b2`` int32.
+(1), inputs (192 or 2,980: the kind), hidden size ``H``, ``QA``, ``QB``, ``SCALE``,
+and the CRC-32 of the payload; then the payload: ``W1`` int16 ``[inputs, H]``,
+``b1`` int16 ``[H]``, ``W2`` int16 (``[2H]`` piece-square, ``[H]`` tuples), ``b2``
+int32.
 """
 
 from __future__ import annotations
 
 import functools
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -62,7 +80,20 @@ from gameclub.ataxx.bitboard import CLONE_FROM, PASS_MOVE, SINGLES, lowest_squar
 
 MAGIC = b"GCAXNNUE"
 VERSION = 1
+#: inputs of a piece-square network.
 N_INPUTS = 192
+#: 2x2 squares of the 7x7 board, and the states of one.
+N_TUPLES = 36
+TUPLE_STATES = 81
+#: the first not-playable input of a tuple network, and its number of inputs.
+TUPLE_BLOCKED = N_TUPLES * TUPLE_STATES
+N_TUPLE_INPUTS = TUPLE_BLOCKED + 64
+#: the origins of the 36 2x2 squares (``rank * 8 + file``, ranks and files 0..5).
+TUPLE_ORIGINS = np.array([r * 8 + f for r in range(6) for f in range(6)], dtype=np.int64)
+_TUPLE_BITS = np.uint64(0x303)
+#: the 4 bits of a 2x2 square (origin, right, above, above right) read in base 3.
+_TERNARY = np.array([sum(3 ** k for k in range(4) if m >> k & 1) for m in range(16)],
+                    dtype=np.int64)
 QA = 255
 QB = 256
 _HEADER = 8 + 7 * 4
@@ -84,20 +115,32 @@ class NetworkFileError(ValueError):
 class Network:
     """Integer weights ready for the kernels (int16 as in the file, except ``w2``)."""
 
-    w1: np.ndarray  # [N_INPUTS, H] int16
+    w1: np.ndarray  # [inputs, H] int16
     b1: np.ndarray  # [H] int16
-    w2: np.ndarray  # [2H] int32: side to move first
+    w2: np.ndarray  # [2H] (piece-square: side to move first) or [H] (tuples), int32
     b2: int
     scale: int
-    #: ``w1[sq] - w1[64 + sq]``: what a flip to the perspective's side adds (int16,
-    #: wrapping: the sums stay exact, see the module docstring).
+    #: piece-square: ``w1[sq] - w1[64 + sq]``, what a flip to the perspective's side
+    #: adds (int16, wrapping: the sums stay exact, see the module docstring).
     flip: np.ndarray  # [64, H] int16
-    #: ``w1`` and a zero row ``NO_ROW``: what the accumulator kernels index.
-    rows: np.ndarray  # [N_INPUTS + 1, H] int16
+    #: piece-square: ``w1`` and a zero row ``NO_ROW``, what the accumulator kernels
+    #: index; tuples: ``w1``.
+    rows: np.ndarray  # [N_INPUTS + 1, H] or [N_TUPLE_INPUTS, H] int16
+    #: :meth:`base` by playable squares, computed once each.
+    _bases: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def hidden(self) -> int:
         return int(self.w1.shape[1])
+
+    @property
+    def inputs(self) -> int:
+        return int(self.w1.shape[0])
+
+    @property
+    def tuples(self) -> bool:
+        """Whether this is a tuple network (else piece-square)."""
+        return self.inputs == N_TUPLE_INPUTS
 
     @classmethod
     def from_arrays(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int,
@@ -106,35 +149,61 @@ class Network:
         wide = np.asarray(w1, dtype=np.int64)
         bias = np.asarray(b1, dtype=np.int64)
         out = np.asarray(w2, dtype=np.int64)
-        if wide.ndim != 2 or wide.shape[0] != N_INPUTS or bias.shape != (wide.shape[1],) \
-                or out.shape != (2 * wide.shape[1],):
+        if wide.ndim != 2 or wide.shape[0] not in (N_INPUTS, N_TUPLE_INPUTS):
+            raise ValueError(f"first-layer weights of shape {wide.shape}; expected "
+                             f"({N_INPUTS}, H) or ({N_TUPLE_INPUTS}, H)")
+        tuples = wide.shape[0] == N_TUPLE_INPUTS
+        outputs = wide.shape[1] if tuples else 2 * wide.shape[1]
+        if bias.shape != (wide.shape[1],) or out.shape != (outputs,):
             raise ValueError(f"weights of shapes {wide.shape}, {bias.shape}, {out.shape}; "
-                             f"expected ({N_INPUTS}, H), (H,), (2H,)")
+                             f"expected ({wide.shape[0]}, H), (H,), "
+                             f"({'H' if tuples else '2H'},)")
         for name, arr in (("w1", wide), ("b1", bias), ("w2", out)):
             if arr.size and (arr.min() < -32768 or arr.max() > 32767):
                 raise ValueError(f"{name} does not fit in int16 (range {arr.min()}..{arr.max()})")
-        # Each square is own, other, not playable or empty: the largest of its three
-        # rows bounds what it adds to an accumulator.
-        per_square = np.maximum(np.maximum(np.abs(wide[:64]), np.abs(wide[64:128])),
-                                np.abs(wide[128:]))
-        worst = int((np.abs(bias) + per_square.sum(axis=0)).max(initial=0))
+        magnitude = np.abs(wide)
+        if tuples:
+            # One of its 81 rows per 2x2 square, and any of the not-playable rows.
+            per_tuple = magnitude[:TUPLE_BLOCKED].reshape(N_TUPLES, TUPLE_STATES, -1).max(axis=1)
+            reach = per_tuple.sum(axis=0) + magnitude[TUPLE_BLOCKED:].sum(axis=0)
+        else:
+            # Each square is own, other, not playable or empty: the largest of its
+            # three rows bounds what it adds to an accumulator.
+            reach = np.maximum(np.maximum(magnitude[:64], magnitude[64:128]),
+                               magnitude[128:]).sum(axis=0)
+        worst = int((np.abs(bias) + reach).max(initial=0))
         if worst > ACC_LIMIT:
             raise ValueError(f"an accumulator could reach {worst}, beyond int16 ({ACC_LIMIT}): "
                              "first-layer weights too large")
         w16 = np.ascontiguousarray(wide, dtype=np.int16)
-        rows = np.zeros((N_INPUTS + 1, w16.shape[1]), dtype=np.int16)
-        rows[:N_INPUTS] = w16
-        flip = (wide[:64] - wide[64:128]).astype(np.int16)  # wraps; see the docstring
+        if tuples:
+            rows = w16
+            flip = np.zeros((64, w16.shape[1]), dtype=np.int16)
+        else:
+            rows = np.zeros((N_INPUTS + 1, w16.shape[1]), dtype=np.int16)
+            rows[:N_INPUTS] = w16
+            flip = (wide[:64] - wide[64:128]).astype(np.int16)  # wraps; see the docstring
         return cls(w1=w16, b1=np.ascontiguousarray(bias, dtype=np.int16),
                    w2=np.ascontiguousarray(out, dtype=np.int32), b2=int(b2), scale=int(scale),
                    flip=np.ascontiguousarray(flip), rows=rows)
+
+    def base(self, playable: int) -> np.ndarray:
+        """A tuple network's accumulator before the 36 rows: ``b1`` and the rows of the
+        squares not playable on a board whose playable squares are ``playable``."""
+        base = self._bases.get(playable)
+        if base is None:
+            blocked = np.array([sq for sq in range(64) if not playable >> sq & 1], dtype=np.int64)
+            total = self.b1.astype(np.int64) + self.w1[TUPLE_BLOCKED + blocked].astype(
+                np.int64).sum(axis=0)
+            base = self._bases[playable] = total.astype(np.int16)  # wraps as the kernels' sums
+        return base
 
     def to_bytes(self) -> bytes:
         """The weights file's bytes."""
         payload = (self.w1.astype("<i2").tobytes() + self.b1.astype("<i2").tobytes()
                    + self.w2.astype("<i2").tobytes() + np.array([self.b2], "<i4").tobytes())
         header = MAGIC + np.array(
-            [VERSION, N_INPUTS, self.hidden, QA, QB, self.scale, zlib.crc32(payload)],
+            [VERSION, self.inputs, self.hidden, QA, QB, self.scale, zlib.crc32(payload)],
             dtype="<u4").tobytes()
         return header + payload
 
@@ -150,15 +219,19 @@ class Network:
             int(v) for v in np.frombuffer(data[8:_HEADER], dtype="<u4"))
         if version != VERSION:
             raise NetworkFileError(f"{name}: format version {version}, expected {VERSION}")
-        if inputs != N_INPUTS or qa != QA or qb != QB or not 0 < hidden <= 4096:
+        if inputs not in (N_INPUTS, N_TUPLE_INPUTS) or qa != QA or qb != QB \
+                or not 0 < hidden <= 4096:
             raise NetworkFileError(
                 f"{name}: inputs {inputs}, hidden {hidden}, QA {qa}, QB {qb}; this engine "
-                f"reads {N_INPUTS} inputs, QA {QA}, QB {QB}, 1..4096 hidden units")
+                f"reads {N_INPUTS} or {N_TUPLE_INPUTS} inputs, QA {QA}, QB {QB}, "
+                "1..4096 hidden units")
+        outputs = hidden if inputs == N_TUPLE_INPUTS else 2 * hidden
         payload = data[_HEADER:]
-        expected = 2 * (inputs * hidden + hidden + 2 * hidden) + 4
+        expected = 2 * (inputs * hidden + hidden + outputs) + 4
         if len(payload) != expected:
             raise NetworkFileError(f"{name}: payload of {len(payload)} bytes, expected "
-                                   f"{expected} for {hidden} hidden units (truncated?)")
+                                   f"{expected} for {inputs} inputs and {hidden} hidden units "
+                                   "(truncated?)")
         if zlib.crc32(payload) != crc:
             raise NetworkFileError(f"{name}: checksum mismatch (corrupted file)")
         at = 0
@@ -166,8 +239,8 @@ class Network:
         at += 2 * inputs * hidden
         b1 = np.frombuffer(payload, "<i2", hidden, at)
         at += 2 * hidden
-        w2 = np.frombuffer(payload, "<i2", 2 * hidden, at)
-        at += 4 * hidden
+        w2 = np.frombuffer(payload, "<i2", outputs, at)
+        at += 2 * outputs
         b2 = int(np.frombuffer(payload, "<i4", 1, at)[0])
         try:
             return cls.from_arrays(w1, b1, w2, b2, scale)
@@ -312,3 +385,38 @@ def evaluate_kernel(acc, color, w2, b2, scale):
     """:func:`evaluate` as a callable kernel (tests and benchmarks)."""
     return evaluate(acc, color, w2, b2, scale)
 
+
+
+@njit(inline="always", cache=True)
+def evaluate_tuples(us, them, rows, base, w2, b2, scale, acc):
+    """A tuple network's centipawns for the side to move (``us``), within ``EVAL_LIMIT``.
+
+    ``base`` is :meth:`Network.base` for the board; ``acc`` (``[H]`` int16) is scratch.
+    """
+    hidden = len(base)
+    for j in range(hidden):
+        acc[j] = base[j]
+    for t in range(N_TUPLES):
+        origin = np.uint64(TUPLE_ORIGINS[t])
+        # Bits 0, 1, 8 and 9 from the origin, packed into 4 bits, then read in base 3.
+        u = np.int64((us >> origin) & _TUPLE_BITS)
+        o = np.int64((them >> origin) & _TUPLE_BITS)
+        index = (TUPLE_STATES * t + _TERNARY[(u & 3) | (u >> 6)]
+                 + 2 * _TERNARY[(o & 3) | (o >> 6)])
+        row = rows[index]
+        for j in range(hidden):
+            acc[j] += row[j]
+    total = np.int64(0)
+    for j in range(hidden):
+        v = np.int64(min(max(acc[j], 0), QA))
+        total += v * v * w2[j]
+    total = total // QA + b2
+    cp = total * scale // (QA * QB)
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, cp))
+
+
+@njit(cache=True)
+def evaluate_tuples_kernel(us, them, rows, base, w2, b2, scale):
+    """:func:`evaluate_tuples` as a callable kernel (tests and benchmarks)."""
+    acc = np.empty(len(base), dtype=np.int16)
+    return evaluate_tuples(us, them, rows, base, w2, b2, scale, acc)

@@ -59,6 +59,13 @@ INF = 32000
 MATE = 30000
 MATE_BOUND = MATE - 1000
 
+# The static evaluation a search kernel uses (its ``use_net``).
+NET_NONE = 0
+#: a piece-square network, its accumulators updated from ply to ply.
+NET_PIECE_SQUARE = 1
+#: a tuple network, summed afresh at each evaluation.
+NET_TUPLES = 2
+
 # options[] switches, so that each pruning can be measured on and off.
 OPT_NULL_MOVE = 0
 #: 0 off, 1 mild (one ply, two for late moves), 2 by move number (up to half the depth).
@@ -170,10 +177,13 @@ def _net_ready(ply, s_acc, s_ready, s_move, s_them, s_color, rows, flip):
 
 @njit(inline="always", cache=True)
 def _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply, color, w2, b2,
-            net_scale, s_ready, s_move, s_them, s_color, rows, flip):
-    if use_net:
+            net_scale, s_ready, s_move, s_them, s_color, rows, b1, flip):
+    if use_net == NET_PIECE_SQUARE:
         _net_ready(ply, s_acc, s_ready, s_move, s_them, s_color, rows, flip)
         return nnue.evaluate(s_acc[ply], color, w2, b2, net_scale)
+    if use_net == NET_TUPLES:
+        # b1 is the board's starting vector (Network.base); s_acc[0, 0] is scratch.
+        return nnue.evaluate_tuples(us, them, rows, b1, w2, b2, net_scale, s_acc[0, 0])
     return evaluate(us, them, playable, masks, w_open, w_end)
 
 
@@ -187,10 +197,12 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     ``pv_out`` and ``stats`` receive the principal variation and the counters. When
     ``control[0]`` becomes non-zero or ``max_nodes`` is reached the search stops and
     sets ``stats[STAT_ABORTED]``; ``STAT_ROOT_MOVE`` then still holds the best root
-    move proven so far in this iteration (or NO_MOVE). With ``use_net`` the static
-    evaluation is the network (``w1`` is ``Network.rows``; ``b1`` .. ``flip``, see
-    :mod:`nnue`), its accumulators updated incrementally from ply to ply when a node
-    needs them; otherwise the tapered linear evaluation.
+    move proven so far in this iteration (or NO_MOVE). ``use_net`` chooses the static
+    evaluation: ``NET_PIECE_SQUARE``, a piece-square network (``w1`` is
+    ``Network.rows``; ``b1`` .. ``flip``, see :mod:`nnue`), its accumulators updated
+    incrementally from ply to ply when a node needs them; ``NET_TUPLES``, a tuple
+    network (``b1`` is ``Network.base`` of the board); ``NET_NONE``, the tapered
+    linear evaluation.
     """
     n = MAX_PLY + 2
     s_us = np.empty(n, dtype=np.uint64)
@@ -213,11 +225,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
     pv_len = np.zeros(n, dtype=np.int64)
-    s_acc = np.empty((n if use_net else 1, 2, w1.shape[1]), dtype=np.int16)
+    s_acc = np.empty((n if use_net == NET_PIECE_SQUARE else 1, 2, w1.shape[1]), dtype=np.int16)
     s_move = np.empty(n, dtype=np.int64)
     s_ready = np.zeros(n, dtype=np.int64)
     s_ready[0] = 1
-    if use_net:
+    if use_net == NET_PIECE_SQUARE:
         nnue.refresh(us0, them0, playable, color0, w1, b1, s_acc[0])
 
     s_us[0] = us0
@@ -269,7 +281,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             depth = s_depth[ply]
             if depth <= 0 or ply >= MAX_PLY:
                 ret = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
-                              color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1,
+                              color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1, b1,
                               flip)
                 mode = _RETURN
                 continue
@@ -309,7 +321,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             ):
                 static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
                                  ply, color, w2, b2, net_scale, s_ready, s_move, s_them,
-                                 s_color, w1, flip)
+                                 s_color, w1, b1, flip)
                 s_static[ply] = static
                 if options[OPT_STATIC_CUT] and static - options[OPT_STATIC_CUT] * depth >= beta:
                     # So far ahead that one reply is unlikely to matter (fail-soft return).
@@ -325,7 +337,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and popcount(empty) >= _NULL_MIN_EMPTY
                 and s_kind[ply - 1] != _NULL_MOVE
                 and _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
-                            color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1,
+                            color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1, b1,
                             flip) >= beta
             ):
                 s_kind[ply] = _NULL_MOVE
@@ -597,8 +609,12 @@ class MasterSearch:
     def _network_args(self, board: Board) -> tuple:
         net = self.network
         if net is None or (board.width, board.height) != NETWORK_BOARD:
-            return (False, *_NO_NETWORK)
-        return (True, net.rows, net.b1, net.w2, np.int64(net.b2), np.int64(net.scale), net.flip)
+            return (NET_NONE, *_NO_NETWORK)
+        if net.tuples:
+            return (NET_TUPLES, net.rows, net.base(board.playable), net.w2, np.int64(net.b2),
+                    np.int64(net.scale), net.flip)
+        return (NET_PIECE_SQUARE, net.rows, net.b1, net.w2, np.int64(net.b2),
+                np.int64(net.scale), net.flip)
 
     def new_game(self) -> None:
         self.tt.clear()
