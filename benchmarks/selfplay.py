@@ -6,18 +6,18 @@
 
 A player is ``level[:key=value,...]`` with keys ``tc`` (seconds+increment),
 ``movetime``, ``depth``, ``nodes``, the master switches ``nullmove`` (0/1), ``lmr``
-(0/1/2), ``futility`` and ``staticcut`` (margins in centipawns per ply, 0 = off),
-``prunedepth`` (the depth up to which those two apply), ``quietjumps`` (N: skip jumps
-that take nothing once N moves are searched, 0 = off), ``iir`` (N: one ply less
-without a transposition-table move from depth N), ``malus`` (1: moves searched before a
-cut-off lose history), ``lmrpv`` (1: one ply less reduction at PV nodes), ``lmp`` (N:
-at depth <= 3 skip moves that take nothing after N * depth moves), ``lmrindex`` (the
-move index from which late-move reductions apply),
-``endgame`` (empty squares at which the exact solver is tried first), ``nnue``
-(a network weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
-default, ``0`` for the hand-written evaluation),
-``mtgscale`` (the time manager guesses ``scale * empty squares + 4`` moves left) and
-``random`` (probability of a random move in the first 16 plies, for varied data).
+(0/1/2/3: see search.OPT_LMR), ``futility`` and ``staticcut`` (margins in centipawns
+per ply, 0 = off), ``prunedepth`` (the depth up to which those two apply),
+``quietjumps`` (N: skip jumps that take nothing once N moves are searched, 0 = off),
+``iir`` (N: one ply less without a transposition-table move from depth N), ``malus``
+(1: moves searched before a cut-off lose history), ``lmrpv`` (1: one ply less
+reduction at PV nodes), ``lmp`` (N: at depth <= 3 skip moves that take nothing after
+N * depth moves), ``lmrindex`` (the move index from which late-move reductions
+apply), ``endgame`` (empty squares at which the exact solver is tried first),
+``nnue`` (a network weights file from scripts/nnue_train.py, ``1`` for the shipped
+one, master's default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
+time manager guesses ``scale * empty squares + 4`` moves left) and ``random``
+(probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped; the file has 40, so at fixed
 nodes or depth games 80 on repeat games 0-79 move for move unless ``--random-plies
 N`` follows each opening with N random moves (drawn from ``--seed`` and the pair,

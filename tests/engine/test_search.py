@@ -140,7 +140,7 @@ def test_time_budget_never_exceeds_the_clock() -> None:
 
 @pytest.mark.parametrize(
     "switches",
-    [{"lmr": 0}, {"lmr": 1}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
+    [{"lmr": 0}, {"lmr": 1}, {"lmr": 3}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
      {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6},
      {"iir": 0}, {"iir": 3}, {"malus": 1}, {"lmrpv": 1}, {"lmp": 2}, {"lmrindex": 1},
      {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}],

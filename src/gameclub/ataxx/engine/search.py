@@ -17,6 +17,7 @@ written and measured but off by default (``MasterSearch.options``): they did not
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import warnings
@@ -68,7 +69,8 @@ NET_TUPLES = 2
 
 # options[] switches, so that each pruning can be measured on and off.
 OPT_NULL_MOVE = 0
-#: 0 off, 1 mild (one ply, two for late moves), 2 by move number (up to half the depth).
+#: 0 off, 1 mild (one ply, two for late moves), 2 by move number (up to half the depth),
+#: 3 from a table growing with log(depth) * log(move number) (``_LMR_TABLE``).
 OPT_LMR = 1
 #: futility margin in centipawns per ply of depth at frontier nodes (0 = off).
 OPT_FUTILITY = 2
@@ -121,6 +123,11 @@ _RETURN = 2
 _NULL_MIN_EMPTY = 14
 _LMR_MIN_DEPTH = 3
 _LMR_MIN_INDEX = 3
+#: reductions of ``OPT_LMR`` 3 by [depth][move index]: ``round(0.8 + 0.4 ln(depth)
+#: ln(index + 1))``, at most depth - 2 (a reduced search never drops to the leaves).
+_LMR_TABLE = np.array(
+    [[max(0, min(d - 2, round(0.8 + 0.4 * math.log(max(d, 1)) * math.log(i + 1))))
+      for i in range(64)] for d in range(64)], dtype=np.int64)
 #: the evaluation's scale: one average piece in the middle game.
 _PIECE_CP = 100
 
@@ -445,7 +452,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                     and m != killers[ply, 0]
                     and m != killers[ply, 1]
                 ):
-                    if options[OPT_LMR] == 2:
+                    if options[OPT_LMR] == 3:
+                        reduction = _LMR_TABLE[min(depth, 63), min(i, 63)]
+                    elif options[OPT_LMR] == 2:
                         reduction = 1 if i < 6 else (max(1, depth // 3) if i < 12 else depth // 2)
                     else:
                         reduction = 1
