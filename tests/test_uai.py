@@ -67,6 +67,15 @@ def ask(engine: UaiEngineProcess, command: str) -> list[str]:
     return read_until(engine, lambda line: line == "readyok")[:-1]
 
 
+def depth_two_score(engine: UaiEngineProcess, board: Board) -> int | None:
+    """The score the engine reports for ``board`` at depth 2, from a new game."""
+    engine.uainewgame()
+    engine.position(board.fen())
+    info = engine.go(depth=2).info
+    assert info is not None
+    return info.score_cp
+
+
 def board_fen(engine: UaiEngineProcess) -> str:
     lines = ask(engine, "d")
     return next(line for line in lines if line.startswith("Fen: "))[5:]
@@ -311,21 +320,14 @@ def test_use_nnue_option_switches_master_between_network_and_hand_written_terms(
     hand_written = master.search(board, SearchLimits(depth=2)).score
     assert with_network != hand_written
 
-    def uai_score() -> int | None:
-        strongest.uainewgame()
-        strongest.position(board.fen())
-        info = strongest.go(depth=2).info
-        assert info is not None
-        return info.score_cp
-
     # The network is the default; no info string means the shipped weights file loaded.
-    assert uai_score() == with_network
+    assert depth_two_score(strongest, board) == with_network
     assert ask(strongest, "setoption name UseNNUE value false") == []
     try:
-        assert uai_score() == hand_written
+        assert depth_two_score(strongest, board) == hand_written
     finally:
         assert ask(strongest, "setoption name UseNNUE value true") == []
-    assert uai_score() == with_network
+    assert depth_two_score(strongest, board) == with_network
 
 
 def test_eval_file_option_plays_another_network_and_refuses_a_bad_file(
@@ -345,25 +347,18 @@ def test_eval_file_option_plays_another_network_and_refuses_a_bad_file(
     other = master.search(board, SearchLimits(depth=2)).score
     assert other != shipped
 
-    def uai_score() -> int | None:
-        strongest.uainewgame()
-        strongest.position(board.fen())
-        info = strongest.go(depth=2).info
-        assert info is not None
-        return info.score_cp
-
     assert ask(strongest, f"setoption name EvalFile value {path}") == []
     try:
-        assert uai_score() == other
+        assert depth_two_score(strongest, board) == other
         damaged = tmp_path / "damaged.bin"
         damaged.write_bytes(path.read_bytes()[:-2])
         answer = ask(strongest, f"setoption name EvalFile value {damaged}")
         assert len(answer) == 1 and "bad value for option EvalFile" in answer[0]
         assert "truncated" in answer[0]
-        assert uai_score() == other  # the network in use stays
+        assert depth_two_score(strongest, board) == other  # the network in use stays
     finally:
         assert ask(strongest, "setoption name EvalFile value <shipped>") == []
-    assert uai_score() == shipped
+    assert depth_two_score(strongest, board) == shipped
 
 
 def test_rules_option(engine: UaiEngineProcess) -> None:
