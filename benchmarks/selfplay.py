@@ -13,7 +13,12 @@ per ply, 0 = off), ``prunedepth`` (the depth up to which those two apply),
 (1: moves searched before a cut-off lose history), ``lmrpv`` (1: one ply less
 reduction at PV nodes), ``lmp`` (N: at depth <= 3 skip moves that take nothing after
 N * depth moves), ``lmrindex`` (the move index from which late-move reductions
-apply), ``endgame`` (empty squares at which the exact solver is tried first),
+apply), ``latefp``, ``latefpslope`` and ``latefpdepth`` (late futility: once three
+moves are searched at depth <= ``latefpdepth``, stop when the static score plus
+``latefp`` plus ``latefpslope`` per ply is below alpha; ``latefpdepth=0`` off),
+``gravity`` (1: history bounded, Zataxx's formula), ``lmrhistory`` (N: one ply less
+reduction per N of history), ``singular`` (N: singular extensions and multi-cut from
+depth N, 0 off), ``endgame`` (empty squares at which the exact solver is tried first),
 ``nnue`` (a network weights file from scripts/nnue_train.py, ``1`` for the shipped
 one, master's default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
 time manager guesses ``scale * empty squares + 4`` moves left) and ``random``

@@ -47,7 +47,7 @@ from gameclub.ataxx.engine.nnue_data import (
     read_positions,
     write_positions,
 )
-from gameclub.ataxx.engine.search import OPT_QUIET_JUMPS, OPT_STATIC_CUT
+from gameclub.ataxx.engine.search import OPT_LATE_FUTILITY_DEPTH, OPT_QUIET_JUMPS, OPT_STATIC_CUT
 from gameclub.ataxx.engine.terminal import to_kernel_move
 from gameclub.ataxx.fen import format_fen
 
@@ -221,10 +221,11 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
     path.write_bytes(net.to_bytes())
     search = master._master_search()
     assert search.use_network(path=path)
-    # Without the pruning that skips replies (the static cut-off, quiet jumps), the
-    # search's value is the plain two-ply maximum.
+    # Without the pruning that skips replies (the static cut-off, quiet jumps, late
+    # futility), the search's value is the plain two-ply maximum.
     saved = search.options.copy()
     search.options[OPT_STATIC_CUT] = search.options[OPT_QUIET_JUMPS] = 0
+    search.options[OPT_LATE_FUTILITY_DEPTH] = 0
     checked = 0
     try:
         while checked < 6:

@@ -143,7 +143,10 @@ def test_time_budget_never_exceeds_the_clock() -> None:
     [{"lmr": 0}, {"lmr": 1}, {"lmr": 3}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
      {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6},
      {"iir": 0}, {"iir": 3}, {"malus": 1}, {"lmrpv": 1}, {"lmp": 2}, {"lmrindex": 1},
-     {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}],
+     {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}, {"latefpdepth": 0},
+     {"latefp": -40, "latefpslope": 10, "latefpdepth": 8},
+     {"gravity": 1, "malus": 1, "lmrhistory": 12288}, {"singular": 4},
+     {"singular": 3, "latefpdepth": 0, "staticcut": 0}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
 def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],

@@ -11,8 +11,11 @@ transposition table; ordering by TT move, then flips (clones before jumps, a jum
 that leaves friendly pieces exposed later), killers and history; PVS null windows;
 late-move reductions that grow with the move number; aspiration windows; a static
 cut-off (reverse futility) up to depth 5 and, below the root, no jumps that take
-nothing after the first two moves. Null-move pruning and futility pruning are
-written and measured but off by default (``MasterSearch.options``): they did not pay.
+nothing after the first two moves, and late futility (up to depth 6, once three
+moves are searched, no more moves when the static score is far below alpha).
+Null-move pruning, futility pruning by move, singular extensions with multi-cut and
+Zataxx's bounded history in the reductions are written and measured but off by
+default (``MasterSearch.options``): they did not pay.
 """
 
 from __future__ import annotations
@@ -92,13 +95,33 @@ OPT_HISTORY_MALUS = 8
 OPT_LMP = 9
 #: late-move reductions start at this move index.
 OPT_LMR_INDEX = 10
-N_OPTIONS = 11
+#: late futility, at nodes below the root of depth <= ``OPT_LATE_FUTILITY_DEPTH`` (0 =
+#: off): once three moves are searched, stop when the static score plus
+#: ``OPT_LATE_FUTILITY`` plus ``OPT_LATE_FUTILITY_SLOPE`` per ply of depth is below alpha.
+OPT_LATE_FUTILITY = 11
+OPT_LATE_FUTILITY_SLOPE = 12
+OPT_LATE_FUTILITY_DEPTH = 13
+#: 1: history moves towards a bound ("gravity"): a bonus (or malus) of
+#: ``min(300 * depth, 1500)`` scaled by how far the entry is from ``_HISTORY_MAX``.
+OPT_HISTORY_GRAVITY = 14
+#: N > 0: late-move reductions one ply smaller (larger) per N of history above (below) zero.
+OPT_LMR_HISTORY = 15
+#: N > 0: singular extensions at null-window nodes of depth >= N below the root: the
+#: move from the transposition table is searched a ply deeper when a shallower search
+#: of the others, excluding it, fails low against its score less a margin; one ply less
+#: when its score is at least beta anyway; and the node returns (multi-cut) when the
+#: others beat the margin and it is at least beta.
+OPT_SINGULAR = 16
+N_OPTIONS = 17
 #: the switches by the names benchmarks/selfplay.py and the tests give them.
 SWITCHES = {
     "nullmove": OPT_NULL_MOVE, "lmr": OPT_LMR, "futility": OPT_FUTILITY,
     "staticcut": OPT_STATIC_CUT, "quietjumps": OPT_QUIET_JUMPS,
     "prunedepth": OPT_PRUNE_DEPTH, "iir": OPT_IIR, "lmrpv": OPT_LMR_PV,
     "malus": OPT_HISTORY_MALUS, "lmp": OPT_LMP, "lmrindex": OPT_LMR_INDEX,
+    "latefp": OPT_LATE_FUTILITY, "latefpslope": OPT_LATE_FUTILITY_SLOPE,
+    "latefpdepth": OPT_LATE_FUTILITY_DEPTH, "gravity": OPT_HISTORY_GRAVITY,
+    "lmrhistory": OPT_LMR_HISTORY, "singular": OPT_SINGULAR,
 }
 # stats[] outputs.
 STAT_NODES = 0
@@ -114,6 +137,8 @@ _FULL = 0
 _NULL_WINDOW = 1
 _REDUCED = 2
 _NULL_MOVE = 3
+#: the verification search of a singular extension: the same position, one move excluded.
+_SINGULAR = 4
 
 _ENTER = 0
 _NEXT = 1
@@ -130,6 +155,8 @@ _LMR_TABLE = np.array(
       for i in range(64)] for d in range(64)], dtype=np.int64)
 #: the evaluation's scale: one average piece in the middle game.
 _PIECE_CP = 100
+#: the bound of history entries under ``OPT_HISTORY_GRAVITY``.
+_HISTORY_MAX = 16384
 
 
 @njit(inline="always", cache=True)
@@ -228,6 +255,13 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     s_n = np.empty(n, dtype=np.int64)
     s_i = np.empty(n, dtype=np.int64)
     s_static = np.empty(n, dtype=np.int64)
+    # Per ply: the move a singular verification search excludes (NO_MOVE: a normal node),
+    # and what the transposition table held at the node.
+    s_excluded = np.full(n, NO_MOVE, dtype=np.int64)
+    s_tt_move = np.empty(n, dtype=np.int64)
+    s_tt_bound = np.empty(n, dtype=np.int64)
+    s_tt_score = np.empty(n, dtype=np.int64)
+    s_tt_depth = np.empty(n, dtype=np.int64)
     moves = np.empty((n, MAX_MOVES), dtype=np.int64)
     keys = np.empty((n, MAX_MOVES), dtype=np.int64)
     pv = np.empty((n, n), dtype=np.int64)
@@ -295,19 +329,25 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             alpha = s_alpha[ply]
             beta = s_beta[ply]
             bound, tt_move, tt_score, tt_depth = tt_probe(tt_keys, tt_data, s_hash[ply])
-            if bound != 0 and ply > 0 and tt_depth >= depth:
-                if tt_score > MATE_BOUND:
-                    tt_score -= ply
-                elif tt_score < -MATE_BOUND:
-                    tt_score += ply
-                if (
-                    bound == BOUND_EXACT
-                    or (bound == BOUND_LOWER and tt_score >= beta)
-                    or (bound == BOUND_UPPER and tt_score <= alpha)
-                ):
-                    ret = tt_score
-                    mode = _RETURN
-                    continue
+            if tt_score > MATE_BOUND:
+                tt_score -= ply
+            elif tt_score < -MATE_BOUND:
+                tt_score += ply
+            excluded = s_excluded[ply]
+            s_tt_move[ply] = tt_move
+            s_tt_bound[ply] = bound
+            s_tt_score[ply] = tt_score
+            s_tt_depth[ply] = tt_depth
+            # A singular verification search shares its node's hash: the table's entry
+            # is about all the moves, so it neither cuts the search nor is overwritten.
+            if bound != 0 and ply > 0 and tt_depth >= depth and excluded == NO_MOVE and (
+                bound == BOUND_EXACT
+                or (bound == BOUND_LOWER and tt_score >= beta)
+                or (bound == BOUND_UPPER and tt_score <= alpha)
+            ):
+                ret = tt_score
+                mode = _RETURN
+                continue
             if options[OPT_IIR] and ply > 0 and depth >= options[OPT_IIR] and tt_move == NO_MOVE:
                 # Without a move from the table the ordering is a guess: a shallower
                 # search costs less and leaves a move for the next iteration.
@@ -324,6 +364,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and ply > 0
                 and beta - alpha == 1
                 and abs(alpha) < MATE_BOUND
+                and excluded == NO_MOVE
                 and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
             ):
                 static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
@@ -343,6 +384,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and abs(beta) < MATE_BOUND
                 and popcount(empty) >= _NULL_MIN_EMPTY
                 and s_kind[ply - 1] != _NULL_MOVE
+                and excluded == NO_MOVE
                 and _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply,
                             color, w2, b2, net_scale, s_ready, s_move, s_them, s_color, w1, b1,
                             flip) >= beta
@@ -401,19 +443,61 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                     stored += ply
                 elif stored < -MATE_BOUND:
                     stored -= ply
-                tt_store(tt_keys, tt_data, s_hash[ply], bound,
-                         s_best_move[ply] if bound == BOUND_EXACT else NO_MOVE,
-                         stored, s_depth[ply], generation)
+                if s_excluded[ply] == NO_MOVE:
+                    tt_store(tt_keys, tt_data, s_hash[ply], bound,
+                             s_best_move[ply] if bound == BOUND_EXACT else NO_MOVE,
+                             stored, s_depth[ply], generation)
                 ret = best
                 mode = _RETURN
                 continue
             m = pick_next(moves, keys, ply, i, count)
             s_i[ply] = i + 1
             s_cur[ply] = m
+            if m == s_excluded[ply]:
+                continue
             depth = s_depth[ply]
             alpha = s_alpha[ply]
             beta = s_beta[ply]
+            if (options[OPT_SINGULAR] and ply > 0 and m == s_tt_move[ply] and m != PASS_MOVE
+                    and s_excluded[ply] == NO_MOVE and beta - alpha == 1
+                    and depth >= options[OPT_SINGULAR]
+                    and abs(s_tt_score[ply]) < MATE_BOUND
+                    and s_tt_depth[ply] >= depth - 3
+                    and (s_tt_bound[ply] == BOUND_LOWER or s_tt_bound[ply] == BOUND_EXACT)):
+                # Is the table's move singular? Search the same position without it, at
+                # half the depth, against its score less a margin (the same position one
+                # ply up the stack; on return, see _SINGULAR below).
+                s_kind[ply] = _SINGULAR
+                c = ply + 1
+                s_move[c] = PASS_MOVE  # no change: the accumulators are copied
+                s_ready[c] = 0
+                s_us[c] = s_us[ply]
+                s_them[c] = s_them[ply]
+                s_color[c] = s_color[ply]
+                s_clock[c] = s_clock[ply]
+                s_hash[c] = s_hash[ply]
+                s_depth[c] = (depth - 1) // 2
+                s_alpha[c] = s_tt_score[ply] - depth - 1
+                s_beta[c] = s_tt_score[ply] - depth
+                s_excluded[c] = m
+                ply = c
+                mode = _ENTER
+                continue
             child_depth = depth - 1
+            if (options[OPT_LATE_FUTILITY_DEPTH] and ply > 0 and i >= 3
+                    and depth <= options[OPT_LATE_FUTILITY_DEPTH]
+                    and abs(alpha) < MATE_BOUND and s_best[ply] > -MATE_BOUND):
+                if s_static[ply] == -INF:
+                    s_static[ply] = _static(s_us[ply], s_them[ply], playable, masks, w_open,
+                                            w_end, use_net, s_acc, ply, s_color[ply], w2, b2,
+                                            net_scale, s_ready, s_move, s_them, s_color, w1,
+                                            b1, flip)
+                if (s_static[ply] + options[OPT_LATE_FUTILITY]
+                        + options[OPT_LATE_FUTILITY_SLOPE] * depth <= alpha):
+                    # Three moves searched and the position is far below alpha: the
+                    # later, worse-ordered moves will not lift it there.
+                    s_i[ply] = count
+                    continue
             if (options[OPT_QUIET_JUMPS] and ply > 0 and i >= options[OPT_QUIET_JUMPS]
                     and m >> 8 != CLONE_FROM
                     and m != PASS_MOVE and s_best[ply] > -MATE_BOUND
@@ -460,6 +544,11 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                         reduction = 1
                         if i >= 10 and depth >= 5:
                             reduction = 2
+                    if options[OPT_LMR_HISTORY]:
+                        hf, ht = _history_index(m)
+                        div = options[OPT_LMR_HISTORY]
+                        reduction -= (2 * history[hf, ht] + div) // (2 * div)
+                        reduction = max(0, min(reduction, depth - 2))
                     if options[OPT_LMR_PV] and beta - alpha > 1:
                         reduction -= 1
                     if reduction > 0:
@@ -474,9 +563,30 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
         # mode == _RETURN: the node at ``ply`` has the value ``ret``.
         if ply == 0:
             break
+        s_excluded[ply] = NO_MOVE
         ply -= 1
         v = -ret
         kind = s_kind[ply]
+        if kind == _SINGULAR:
+            # ``ret`` is the best of the other moves, for the side to move here.
+            m = s_cur[ply]
+            depth = s_depth[ply]
+            singular_beta = s_tt_score[ply] - depth
+            extension = 0
+            if ret < singular_beta:
+                extension = 1
+            elif singular_beta >= s_beta[ply]:
+                # Multi-cut: another move beats beta as well.
+                ret = singular_beta
+                continue
+            elif s_tt_score[ply] >= s_beta[ply]:
+                extension = -1
+            s_kind[ply] = _FULL
+            _push(ply, m, depth - 1 + extension, -s_beta[ply], -s_alpha[ply], s_us, s_them,
+                  s_color, s_clock, s_hash, s_depth, s_alpha, s_beta, s_move, s_ready)
+            ply += 1
+            mode = _ENTER
+            continue
         if kind == _NULL_MOVE:
             if v >= s_beta[ply]:
                 ret = v if v < MATE_BOUND else s_beta[ply]
@@ -518,8 +628,19 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = m
                         hf, ht = _history_index(m)
-                        history[hf, ht] += depth * depth
-                        if options[OPT_HISTORY_MALUS]:
+                        if options[OPT_HISTORY_GRAVITY]:
+                            bonus = min(300 * depth, 1500)
+                            history[hf, ht] += bonus - bonus * history[hf, ht] // _HISTORY_MAX
+                            if options[OPT_HISTORY_MALUS]:
+                                for j in range(s_i[ply] - 1):
+                                    other = moves[ply, j]
+                                    if other != PASS_MOVE:
+                                        of, ot = _history_index(other)
+                                        history[of, ot] -= (
+                                            bonus + bonus * history[of, ot] // _HISTORY_MAX)
+                        else:
+                            history[hf, ht] += depth * depth
+                        if options[OPT_HISTORY_MALUS] and not options[OPT_HISTORY_GRAVITY]:
                             # The moves tried before this one (slots 0..i-1, in the
                             # order pick_next put them) did not cut: they lose as much.
                             for j in range(s_i[ply] - 1):
@@ -537,8 +658,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                         stored += ply
                     elif stored < -MATE_BOUND:
                         stored -= ply
-                    tt_store(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, stored, depth,
-                             generation)
+                    if s_excluded[ply] == NO_MOVE:
+                        tt_store(tt_keys, tt_data, s_hash[ply], BOUND_LOWER, m, stored, depth,
+                                 generation)
                     ret = v
                     mode = _RETURN
                     continue
@@ -579,10 +701,11 @@ class MasterSearch:
         self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
         self.history = np.zeros((65, 64), dtype=np.int64)
         # Measured at 1 s + 10 ms with the network (docs/nnue.md, docs/engine.md): the
-        # static cut-off (60 cp a ply, up to depth 5), skipping quiet jumps and the
-        # internal iterative reduction from depth 4 pay; null move and futility did
-        # not, and stay off, as do the switches not yet shown to gain (history malus,
-        # late move pruning).
+        # static cut-off (60 cp a ply, up to depth 5), skipping quiet jumps, the
+        # internal iterative reduction from depth 4 and late futility pay; null move,
+        # futility by move and singular extensions did not, and stay off, as do the
+        # switches not yet shown to gain (history malus, late move pruning, bounded
+        # history in the reductions).
         self.options = np.zeros(N_OPTIONS, dtype=np.int64)
         self.options[OPT_LMR] = 2
         self.options[OPT_STATIC_CUT] = 60
@@ -590,6 +713,9 @@ class MasterSearch:
         self.options[OPT_QUIET_JUMPS] = 2
         self.options[OPT_LMR_INDEX] = _LMR_MIN_INDEX
         self.options[OPT_IIR] = 4
+        self.options[OPT_LATE_FUTILITY] = 10
+        self.options[OPT_LATE_FUTILITY_SLOPE] = 20
+        self.options[OPT_LATE_FUTILITY_DEPTH] = 6
         self.endgame_empties = ENDGAME_EMPTIES
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
         #: the network that replaces the hand-written evaluation on 7x7 boards, the
