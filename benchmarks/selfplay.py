@@ -19,8 +19,10 @@ moves are searched at depth <= ``latefpdepth``, stop when the static score plus
 ``gravity`` (1: history bounded, Zataxx's formula), ``lmrhistory`` (N: one ply less
 reduction per N of history), ``singular`` (N: singular extensions and multi-cut from
 depth N, 0 off), ``endgame`` (empty squares at which the exact solver is tried first),
-``nnue`` (a network weights file from scripts/nnue_train.py, ``1`` for the shipped
-one, master's default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
+``nodetm`` (N: the soft time limit scaled by ``(1.55 - share) * N`` from depth 7,
+``share`` the best root move's part of the nodes; 0 off), ``nnue`` (a network
+weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
+default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
 time manager guesses ``scale * empty squares + 4`` moves left) and ``random``
 (probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped; the file has 40, so at fixed
@@ -84,6 +86,8 @@ class Player:
                     master.options[index] = int(options[key])
             if "endgame" in options:
                 master.endgame_empties = int(options["endgame"])
+            if "nodetm" in options:
+                master.node_time = options["nodetm"]
             # A weights file from scripts/nnue_train.py ("1": the shipped network, the
             # default; "0": the hand-written evaluation).
             if network == "0":

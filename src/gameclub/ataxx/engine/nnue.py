@@ -397,25 +397,62 @@ def _tuple_row(us, them, t):
     return TUPLE_STATES * t + _TERNARY[(u & 3) | (u >> 6)] + 2 * _TERNARY[(o & 3) | (o >> 6)]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def evaluate_tuples(us, them, rows, base, w2, b2, scale, acc):
     """A tuple network's centipawns for the side to move (``us``), within ``EVAL_LIMIT``.
 
     ``base`` is :meth:`Network.base` for the board; ``acc`` (``[H]`` int16) is scratch.
     """
-    hidden = len(base)
-    for j in range(hidden):
-        acc[j] = base[j]
-    # Four rows a sweep: a third less time than one (fewer loads and stores of acc).
-    for t in range(0, N_TUPLES, 4):
-        r0 = rows[_tuple_row(us, them, t)]
-        r1 = rows[_tuple_row(us, them, t + 1)]
-        r2 = rows[_tuple_row(us, them, t + 2)]
-        r3 = rows[_tuple_row(us, them, t + 3)]
-        for j in range(hidden):
-            acc[j] += r0[j] + r1[j] + r2[j] + r3[j]
+    # All 36 rows in one sweep, written out: the sums of a slice of the accumulator
+    # stay in vector registers across the rows and are stored once (a sweep of a few
+    # rows at a time loads and stores the accumulator each time, a quarter slower).
+    # The rows are named by rank of their 2x2 square (``r<rank><file>``).
+    r00 = rows[_tuple_row(us, them, 0)]
+    r01 = rows[_tuple_row(us, them, 1)]
+    r02 = rows[_tuple_row(us, them, 2)]
+    r03 = rows[_tuple_row(us, them, 3)]
+    r04 = rows[_tuple_row(us, them, 4)]
+    r05 = rows[_tuple_row(us, them, 5)]
+    r10 = rows[_tuple_row(us, them, 6)]
+    r11 = rows[_tuple_row(us, them, 7)]
+    r12 = rows[_tuple_row(us, them, 8)]
+    r13 = rows[_tuple_row(us, them, 9)]
+    r14 = rows[_tuple_row(us, them, 10)]
+    r15 = rows[_tuple_row(us, them, 11)]
+    r20 = rows[_tuple_row(us, them, 12)]
+    r21 = rows[_tuple_row(us, them, 13)]
+    r22 = rows[_tuple_row(us, them, 14)]
+    r23 = rows[_tuple_row(us, them, 15)]
+    r24 = rows[_tuple_row(us, them, 16)]
+    r25 = rows[_tuple_row(us, them, 17)]
+    r30 = rows[_tuple_row(us, them, 18)]
+    r31 = rows[_tuple_row(us, them, 19)]
+    r32 = rows[_tuple_row(us, them, 20)]
+    r33 = rows[_tuple_row(us, them, 21)]
+    r34 = rows[_tuple_row(us, them, 22)]
+    r35 = rows[_tuple_row(us, them, 23)]
+    r40 = rows[_tuple_row(us, them, 24)]
+    r41 = rows[_tuple_row(us, them, 25)]
+    r42 = rows[_tuple_row(us, them, 26)]
+    r43 = rows[_tuple_row(us, them, 27)]
+    r44 = rows[_tuple_row(us, them, 28)]
+    r45 = rows[_tuple_row(us, them, 29)]
+    r50 = rows[_tuple_row(us, them, 30)]
+    r51 = rows[_tuple_row(us, them, 31)]
+    r52 = rows[_tuple_row(us, them, 32)]
+    r53 = rows[_tuple_row(us, them, 33)]
+    r54 = rows[_tuple_row(us, them, 34)]
+    r55 = rows[_tuple_row(us, them, 35)]
+    for j in range(len(base)):
+        acc[j] = (base[j]
+                  + r00[j] + r01[j] + r02[j] + r03[j] + r04[j] + r05[j]
+                  + r10[j] + r11[j] + r12[j] + r13[j] + r14[j] + r15[j]
+                  + r20[j] + r21[j] + r22[j] + r23[j] + r24[j] + r25[j]
+                  + r30[j] + r31[j] + r32[j] + r33[j] + r34[j] + r35[j]
+                  + r40[j] + r41[j] + r42[j] + r43[j] + r44[j] + r45[j]
+                  + r50[j] + r51[j] + r52[j] + r53[j] + r54[j] + r55[j])
     total = np.int64(0)
-    for j in range(hidden):
+    for j in range(len(base)):
         v = np.int64(min(max(acc[j], 0), QA))
         total += v * v * w2[j]
     total = total // QA + b2

@@ -130,7 +130,9 @@ STAT_ABORTED = 2
 STAT_ROOT_MOVE = 3
 STAT_ROOT_SCORE = 4
 STAT_PV_LEN = 5
-N_STATS = 6
+#: the nodes searched under the root move that was best when the search ended.
+STAT_BEST_NODES = 6
+N_STATS = 7
 
 # How a parent searched its current child, to decide on a re-search when it returns.
 _FULL = 0
@@ -284,7 +286,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
     stats[STAT_ABORTED] = 0
     stats[STAT_ROOT_MOVE] = NO_MOVE
     stats[STAT_ROOT_SCORE] = -INF
+    stats[STAT_BEST_NODES] = 0
     nodes = 0
+    root_start = 0
     seldepth = 0
     ply = 0
     mode = _ENTER
@@ -453,6 +457,8 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             m = pick_next(moves, keys, ply, i, count)
             s_i[ply] = i + 1
             s_cur[ply] = m
+            if ply == 0:
+                root_start = nodes
             if m == s_excluded[ply]:
                 continue
             depth = s_depth[ply]
@@ -622,6 +628,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 if ply == 0:
                     stats[STAT_ROOT_MOVE] = m
                     stats[STAT_ROOT_SCORE] = v
+                    stats[STAT_BEST_NODES] = nodes - root_start
                 if v >= beta:
                     if m != PASS_MOVE:
                         if killers[ply, 0] != m:
@@ -682,6 +689,9 @@ _NO_NETWORK = (np.zeros((1, 1), dtype=np.int16), np.zeros(1, dtype=np.int16),
 NETWORK_BOARD = (7, 7)
 #: below this many empty squares the exact solver is tried first.
 ENDGAME_EMPTIES = 8
+#: the node-share time rule (``MasterSearch.node_time``): from this depth, around this.
+_NODE_TIME_DEPTH = 7
+_NODE_TIME_BASE = 1.55
 #: the solver may use this share of the soft time (it is abandoned if it runs over).
 _ENDGAME_TIME_SHARE = 0.15
 #: aspiration half-window in centipawns, widened on each failure.
@@ -717,6 +727,13 @@ class MasterSearch:
         self.options[OPT_LATE_FUTILITY_SLOPE] = 20
         self.options[OPT_LATE_FUTILITY_DEPTH] = 6
         self.endgame_empties = ENDGAME_EMPTIES
+        #: N > 0: from depth ``_NODE_TIME_DEPTH`` on, the soft time limit is scaled by
+        #: ``(1.55 - share) * N``, where ``share`` is the part of the last iteration's
+        #: nodes spent under its best move: a move the search keeps coming back to ends
+        #: the thinking sooner, a contested one later (Zataxx's rule). 0 = off.
+        self.node_time = 0.0
+        #: the share of the last finished iteration's nodes spent under its best move.
+        self.best_move_share: float | None = None
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
         #: the network that replaces the hand-written evaluation on 7x7 boards, the
         #: only size it was trained on (docs/nnue.md); None: the hand-written terms.
@@ -791,6 +808,7 @@ class MasterSearch:
         from gameclub.ataxx.engine.timeman import allocate
 
         started = time.perf_counter()
+        self.best_move_share = None
         moves = board.legal_moves
         if not moves:
             raise ValueError(f"no move to search: the game is over in {board.fen()!r}")
@@ -798,10 +816,15 @@ class MasterSearch:
         budget = allocate(limits, board.turn == 0, empty_squares)
         control = np.zeros(1, dtype=np.int64)
         done = threading.Event()
-        watchdog = threading.Thread(
-            target=_watch, args=(control, done, stop, started, budget.hard), daemon=True
-        )
-        watchdog.start()
+        # Only a clock or a stop event needs the watchdog: a search bounded by nodes or
+        # depth alone starts no thread (starting one costs about a millisecond on a busy
+        # machine, as much as a 1,000-node search).
+        watchdog = None
+        if budget.hard is not None or stop is not None:
+            watchdog = threading.Thread(
+                target=_watch, args=(control, done, stop, started, budget.hard), daemon=True
+            )
+            watchdog.start()
         try:
             if len(moves) == 1 and limits.depth is None and not limits.infinite:
                 # Nothing to choose: answer at once and keep the clock.
@@ -902,7 +925,11 @@ class MasterSearch:
                     break
                 if nodes_used >= node_limit:
                     break
-                if budget.soft is not None and elapsed >= budget.soft:
+                self.best_move_share = int(stats[STAT_BEST_NODES]) / max(1, int(stats[STAT_NODES]))
+                soft = budget.soft
+                if soft is not None and self.node_time and depth >= _NODE_TIME_DEPTH:
+                    soft *= (_NODE_TIME_BASE - self.best_move_share) * self.node_time
+                if soft is not None and elapsed >= soft:
                     break
                 if control[0]:
                     break
@@ -916,7 +943,8 @@ class MasterSearch:
             return best
         finally:
             done.set()
-            watchdog.join()
+            if watchdog is not None:
+                watchdog.join()
 
 
 def _expired(stop: threading.Event | None, started: float, hard: float | None) -> bool:
