@@ -18,7 +18,9 @@ predicts the results. AdamW, learning rate ``--lr`` with a cosine decay to 1% ov
 int16 holds once quantised, the first layer's further so that no accumulator
 (the bias and one row per square, or per 2x2 square and not-playable square) can
 leave int16. The epoch with the lowest held-out loss (the last
-``--holdout`` share of the files, whole games) is exported.
+``--holdout`` share of the files, whole games) is exported. ``--init FILE`` starts from a
+network's weights (of the same inputs and size) instead of random ones: a round of
+new data refines the last network rather than starting over.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from gameclub.ataxx.engine.nnue import (
     TUPLE_ORIGINS,
     TUPLE_STATES,
     Network,
+    NetworkFileError,
+    load_network,
 )
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
 
@@ -85,6 +89,13 @@ class NnueModel(nn.Module):
         w1 = self.ft.weight.detach().numpy().T
         return _quantised(w1, self.ft.bias, self.out)
 
+    def load_(self, net: Network) -> None:
+        """Start from an integer network of this shape (its weights, unquantised)."""
+        with torch.no_grad():
+            self.ft.weight.copy_(torch.from_numpy(net.w1.T / QA))
+            self.ft.bias.copy_(torch.from_numpy(net.b1 / QA))
+            _load_output(self.out, net)
+
 
 class TupleModel(nn.Module):
     """The float tuple network: one row per 2x2 square's state, the not-playable
@@ -114,6 +125,20 @@ class TupleModel(nn.Module):
         w1 = np.concatenate([self.tuples.weight.detach().numpy(),
                              self.blocked.weight.detach().numpy().T])
         return _quantised(w1, self.blocked.bias, self.out)
+
+    def load_(self, net: Network) -> None:
+        with torch.no_grad():
+            self.tuples.weight.copy_(torch.from_numpy(net.w1[:TUPLE_BLOCKED] / QA))
+            self.blocked.weight.copy_(torch.from_numpy(net.w1[TUPLE_BLOCKED:].T / QA))
+            self.blocked.bias.copy_(torch.from_numpy(net.b1 / QA))
+            _load_output(self.out, net)
+
+
+def _load_output(out: nn.Linear, net: Network) -> None:
+    if net.scale != SCALE:
+        raise SystemExit(f"--init: a network of SCALE {net.scale}; this script trains {SCALE}")
+    out.weight.copy_(torch.from_numpy(net.w2.reshape(1, -1) / QB))
+    out.bias.fill_(net.b2 / (QA * QB))
 
 
 def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear) -> Network:
@@ -247,7 +272,7 @@ def data_files(paths: list[Path]) -> list[Path]:
 def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 64,
           epochs: int = 10, batch: int = 1024,
           lr: float = 2e-3, wdl: float = 0.5, holdout: float = 0.05, seed: int = 1,
-          threads: int = 1, log=print) -> dict[str, float]:
+          threads: int = 1, init: Network | None = None, log=print) -> dict[str, float]:
     """Train, export the best epoch to ``out`` and return its figures."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
@@ -263,6 +288,11 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
     log(f"{len(train_set)} training positions ({len(files) - n_hold} files), "
         f"{len(hold_set)} held out; K = {k:.0f}")
     model = TupleModel(hidden) if tuples else NnueModel(hidden)
+    if init is not None:
+        if init.tuples != tuples or init.hidden != hidden:
+            raise SystemExit(f"--init: a {'tuple' if init.tuples else 'piece-square'} network "
+                             f"of {init.hidden} hidden units, not the one asked for")
+        model.load_(init)
     model.clip_()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(train_set) / batch)
@@ -311,11 +341,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--holdout", type=float, default=0.05, help="share of files held out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch CPU threads")
+    parser.add_argument("--init", metavar="FILE",
+                        help="start from this network (same inputs and --hidden; 1: the "
+                             "shipped one) instead of random weights")
     args = parser.parse_args(argv)
+    init = None
+    if args.init is not None:
+        try:
+            init = load_network(None if args.init == "1" else args.init)
+        except NetworkFileError as exc:
+            parser.error(f"--init: {exc}")
     figures = train(data_files(args.data), args.out, tuples=args.inputs == "tuples",
                     hidden=args.hidden, epochs=args.epochs,
                     batch=args.batch, lr=args.lr, wdl=args.wdl, holdout=args.holdout,
-                    seed=args.seed, threads=args.threads,
+                    seed=args.seed, threads=args.threads, init=init,
                     log=lambda s: print(s, file=sys.stderr, flush=True))
     print(f"wrote {args.out}: held-out loss {figures['held_out']:.5f} on "
           f"{figures['positions']:.0f} positions in {figures['seconds']:.0f} s")

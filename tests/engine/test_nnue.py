@@ -578,6 +578,14 @@ def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path, inputs: str
     assert search.use_network(path=out)
     board = Board()
     assert board.is_legal(search.search(board, SearchLimits(nodes=2000)).move)
+    # A further round starts from that network; one of another size is refused.
+    again = tmp_path / "again.bin"
+    train.main([str(data), "--out", str(again), "--inputs", inputs, "--hidden", "8",
+                "--epochs", "1", "--batch", "64", "--holdout", "0.5", "--init", str(out)])
+    assert load_network(again).hidden == 8
+    with pytest.raises(SystemExit, match="hidden units"):
+        train.main([str(data), "--out", str(again), "--inputs", inputs, "--hidden", "4",
+                    "--init", str(out)])
 
 
 @needs_torch
@@ -613,3 +621,26 @@ def test_training_clips_the_tuple_rows_so_that_no_accumulator_leaves_int16() -> 
     assert (1 + 36 + 64) * top <= 32767
     expected = net.base(board.playable).astype(np.int64) + 36 * top
     np.testing.assert_array_equal(expected, np.full(8, (1 + 36 + 15) * top))
+
+
+@needs_torch
+@pytest.mark.parametrize("hidden,tuples", [(16, False), (16, True)])
+def test_a_network_loaded_into_the_float_model_exports_as_itself(hidden: int,
+                                                                 tuples: bool) -> None:
+    # --init unquantises a network into the float model: exported again, every weight
+    # rounds back to what it was.
+    train = _script("nnue_train")
+    gen = np.random.default_rng(hidden + tuples)
+    inputs = N_TUPLE_INPUTS if tuples else N_INPUTS
+    outputs = hidden if tuples else 2 * hidden
+    net = Network.from_arrays(gen.integers(-60, 60, (inputs, hidden)),
+                              gen.integers(-200, 200, hidden), gen.integers(-127 * QB // 2,
+                                                                            127 * QB // 2,
+                                                                            outputs),
+                              int(gen.integers(-10 ** 6, 10 ** 6)), train.SCALE)
+    model = train.TupleModel(hidden) if tuples else train.NnueModel(hidden)
+    model.load_(net)
+    again = model.export()
+    for name in ("w1", "b1", "w2"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(net, name), err_msg=name)
+    assert again.b2 == net.b2

@@ -911,6 +911,7 @@ class MasterSearch:
                     break
                 score = value
                 scores[depth] = value
+                self.best_move_share = int(stats[STAT_BEST_NODES]) / max(1, int(stats[STAT_NODES]))
                 pv = [from_kernel_move(m) for m in pv_out[: stats[STAT_PV_LEN]]]
                 mate = None
                 if abs(score) >= MATE_BOUND:
@@ -925,7 +926,6 @@ class MasterSearch:
                     break
                 if nodes_used >= node_limit:
                     break
-                self.best_move_share = int(stats[STAT_BEST_NODES]) / max(1, int(stats[STAT_NODES]))
                 soft = budget.soft
                 if soft is not None and self.node_time and depth >= _NODE_TIME_DEPTH:
                     soft *= (_NODE_TIME_BASE - self.best_move_share) * self.node_time
