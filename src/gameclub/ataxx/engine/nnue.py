@@ -350,20 +350,29 @@ def update(parent, child, them, color, move, rows, flip):
 
 
 @njit(inline="always", cache=True)
+def _screlu_dot(row, weights):
+    """``sum(clamp(row, 0, QA) ** 2 * weights)`` in int64: the output layer's sum."""
+    total = np.int64(0)
+    for j in range(len(row)):
+        v = np.int64(min(max(row[j], 0), QA))
+        total += v * v * weights[j]
+    return total
+
+
+@njit(inline="always", cache=True)
+def _centipawns(total, b2, scale):
+    """The output from the sum of :func:`_screlu_dot`, in centipawns within ``EVAL_LIMIT``."""
+    cp = (total // QA + b2) * scale // (QA * QB)
+    # The search's scores must stay below its proven-win range (and its infinity).
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, cp))
+
+
+@njit(inline="always", cache=True)
 def evaluate(acc, color, w2, b2, scale):
     """Centipawns for ``color`` (the side to move) from the accumulators, within ``EVAL_LIMIT``."""
     hidden = acc.shape[1]
-    total = np.int64(0)
-    for half in range(2):
-        row = acc[color] if half == 0 else acc[1 - color]
-        weights = w2[half * hidden:(half + 1) * hidden]
-        for j in range(hidden):
-            v = np.int64(min(max(row[j], 0), QA))
-            total += v * v * weights[j]
-    total = total // QA + b2
-    cp = total * scale // (QA * QB)
-    # The search's scores must stay below its proven-win range (and its infinity).
-    return max(-EVAL_LIMIT, min(EVAL_LIMIT, cp))
+    total = _screlu_dot(acc[color], w2[:hidden]) + _screlu_dot(acc[1 - color], w2[hidden:])
+    return _centipawns(total, b2, scale)
 
 
 @njit(cache=True)
@@ -451,13 +460,7 @@ def evaluate_tuples(us, them, rows, base, w2, b2, scale, acc):
                   + r30[j] + r31[j] + r32[j] + r33[j] + r34[j] + r35[j]
                   + r40[j] + r41[j] + r42[j] + r43[j] + r44[j] + r45[j]
                   + r50[j] + r51[j] + r52[j] + r53[j] + r54[j] + r55[j])
-    total = np.int64(0)
-    for j in range(len(base)):
-        v = np.int64(min(max(acc[j], 0), QA))
-        total += v * v * w2[j]
-    total = total // QA + b2
-    cp = total * scale // (QA * QB)
-    return max(-EVAL_LIMIT, min(EVAL_LIMIT, cp))
+    return _centipawns(_screlu_dot(acc, w2), b2, scale)
 
 
 @njit(cache=True)
