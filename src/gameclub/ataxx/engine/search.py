@@ -168,6 +168,16 @@ def _history_index(move):
 
 
 @njit(inline="always", cache=True)
+def _history_moved(entry, delta, gravity):
+    """A history entry after a bonus (``delta > 0``) or a malus: under ``gravity`` the
+    change shrinks as the entry nears ``+-_HISTORY_MAX``; otherwise a malus stops at
+    ``-(1 << 22)``."""
+    if gravity:
+        return entry + delta - abs(delta) * entry // _HISTORY_MAX
+    return max(entry + delta, -(1 << 22))
+
+
+@njit(inline="always", cache=True)
 def _push(ply, move, depth, alpha, beta, s_us, s_them, s_color, s_clock, s_hash,
           s_depth, s_alpha, s_beta, s_move, s_ready):
     """Set up the child of ``ply`` reached by ``move``.
@@ -635,27 +645,18 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = m
                         hf, ht = _history_index(m)
-                        if options[OPT_HISTORY_GRAVITY]:
-                            bonus = min(300 * depth, 1500)
-                            history[hf, ht] += bonus - bonus * history[hf, ht] // _HISTORY_MAX
-                            if options[OPT_HISTORY_MALUS]:
-                                for j in range(s_i[ply] - 1):
-                                    other = moves[ply, j]
-                                    if other != PASS_MOVE:
-                                        of, ot = _history_index(other)
-                                        history[of, ot] -= (
-                                            bonus + bonus * history[of, ot] // _HISTORY_MAX)
-                        else:
-                            history[hf, ht] += depth * depth
-                        if options[OPT_HISTORY_MALUS] and not options[OPT_HISTORY_GRAVITY]:
+                        gravity = options[OPT_HISTORY_GRAVITY]
+                        bonus = min(300 * depth, 1500) if gravity else depth * depth
+                        history[hf, ht] = _history_moved(history[hf, ht], bonus, gravity)
+                        if options[OPT_HISTORY_MALUS]:
                             # The moves tried before this one (slots 0..i-1, in the
                             # order pick_next put them) did not cut: they lose as much.
                             for j in range(s_i[ply] - 1):
                                 other = moves[ply, j]
                                 if other != PASS_MOVE:
                                     of, ot = _history_index(other)
-                                    history[of, ot] = max(history[of, ot] - depth * depth,
-                                                          -(1 << 22))
+                                    history[of, ot] = _history_moved(history[of, ot], -bonus,
+                                                                     gravity)
                         if history[hf, ht] > (1 << 22):
                             for a in range(history.shape[0]):
                                 for b in range(history.shape[1]):
