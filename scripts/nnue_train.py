@@ -135,8 +135,6 @@ class TupleModel(nn.Module):
 
 
 def _load_output(out: nn.Linear, net: Network) -> None:
-    if net.scale != SCALE:
-        raise SystemExit(f"--init: a network of SCALE {net.scale}; this script trains {SCALE}")
     out.weight.copy_(torch.from_numpy(net.w2.reshape(1, -1) / QB))
     out.bias.fill_(net.b2 / (QA * QB))
 
@@ -292,6 +290,8 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
         if init.tuples != tuples or init.hidden != hidden:
             raise SystemExit(f"--init: a {'tuple' if init.tuples else 'piece-square'} network "
                              f"of {init.hidden} hidden units, not the one asked for")
+        if init.scale != SCALE:
+            raise SystemExit(f"--init: a network of SCALE {init.scale}; this script trains {SCALE}")
         model.load_(init)
     model.clip_()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
