@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameclub.ataxx import RULESETS, Board, RuleSet, StartLayout
+from gameclub.ataxx.bitboard import pick_next
 from gameclub.ataxx.board import Color
 from gameclub.ataxx.squares import board_mask
 
@@ -74,3 +76,27 @@ def test_move_invariants(board: Board) -> None:
 def test_kernel_moves_equal_python_reference(board: Board) -> None:
     kernel = sorted(m.uci() for m in board._piece_moves())
     assert kernel == sorted(m.uci() for m in board._piece_moves_python())
+
+
+@given(st.lists(st.integers(-(1 << 50), 1 << 50) | st.integers(0, 3), min_size=1, max_size=576),
+       st.data())
+def test_pick_next_takes_the_first_of_the_largest_keys(keys: list[int], data: st.DataObject
+                                                       ) -> None:
+    # A selection sort run to the end against the plain first-maximum scan it replaces;
+    # small keys make ties common (the earliest slot wins them).
+    count = len(keys)
+    start = data.draw(st.integers(0, count - 1))
+    moves = np.arange(count, dtype=np.int64).reshape(1, count) + 1000
+    packed = np.array(keys, dtype=np.int64).reshape(1, count)
+    expected_moves = moves.copy()
+    expected_keys = packed.copy()
+    for i in range(start, count):
+        top = i
+        for j in range(i + 1, count):
+            if expected_keys[0, j] > expected_keys[0, top]:
+                top = j
+        expected = expected_moves[0, top]
+        expected_moves[0, top], expected_keys[0, top] = expected_moves[0, i], expected_keys[0, i]
+        expected_moves[0, i] = expected
+        assert pick_next(moves, packed, 0, i, count) == expected
+    assert (moves == expected_moves).all()

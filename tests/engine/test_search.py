@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
@@ -203,3 +204,48 @@ def test_best_move_share_counts_the_nodes_under_the_best_root_move() -> None:
         board.push_uci(text)
     master.search(board, SearchLimits(depth=6))
     assert master.best_move_share is not None and 0 < master.best_move_share < 1
+
+
+def _searches(master, boards: list[Board]) -> list[tuple]:
+    results = []
+    for board in boards:
+        result = master.search(board, SearchLimits(nodes=20_000))
+        results.append((result.move, result.score, result.depth, result.nodes, result.pv))
+    return results
+
+
+def test_the_evaluation_cache_changes_no_search() -> None:
+    # The same game searched with the cache and with one of a single entry (every
+    # score computed afresh): the same moves, scores, depths and variations.
+    rng = random.Random(5)
+    board = Board(rules=ATAXX)
+    boards = []
+    for _ in range(6):
+        for _ in range(rng.randrange(3, 8)):
+            board.push(rng.choice(board.legal_moves))
+        boards.append(board.copy())
+    cached = Engine("master", seed=1, hash_mb=4)._master_search()
+    plain = Engine("master", seed=1, hash_mb=4)._master_search()
+    assert cached.network is not None
+    plain.eval_cache = np.zeros(1, dtype=np.uint64)
+    assert _searches(cached, boards) == _searches(plain, boards)
+    assert np.count_nonzero(cached.eval_cache) > 1000
+
+
+def test_the_evaluation_cache_is_emptied_for_another_network_or_board() -> None:
+    # Scores cached with the shipped network must not answer for another network, nor
+    # a board's for a board with other blocks (a search on a fresh cache is the check).
+    from gameclub.ataxx.engine.nnue import Network
+
+    rng = np.random.default_rng(3)
+    other = Network.from_arrays(rng.integers(-60, 60, (2980, 16)), rng.integers(-60, 60, 16),
+                                rng.integers(-300, 300, 16), 0, 400)
+    blocked = Board("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
+    board = Board(rules=ATAXX)
+    reused = Engine("master", seed=1, hash_mb=4)._master_search()
+    _searches(reused, [board, blocked])
+    reused.network = other
+    reused.new_game()
+    fresh = Engine("master", seed=1, hash_mb=4)._master_search()
+    fresh.network = other
+    assert _searches(reused, [board, blocked]) == _searches(fresh, [board, blocked])
