@@ -87,9 +87,9 @@ def test_pick_next_takes_the_first_of_the_largest_keys(keys: list[int], data: st
     count = len(keys)
     start = data.draw(st.integers(0, count - 1))
     moves = np.arange(count, dtype=np.int64).reshape(1, count) + 1000
-    packed = np.array(keys, dtype=np.int64).reshape(1, count)
+    key_rows = np.array(keys, dtype=np.int64).reshape(1, count)
     expected_moves = moves.copy()
-    expected_keys = packed.copy()
+    expected_keys = key_rows.copy()
     for i in range(start, count):
         top = i
         for j in range(i + 1, count):
@@ -98,5 +98,5 @@ def test_pick_next_takes_the_first_of_the_largest_keys(keys: list[int], data: st
         expected = expected_moves[0, top]
         expected_moves[0, top], expected_keys[0, top] = expected_moves[0, i], expected_keys[0, i]
         expected_moves[0, i] = expected
-        assert pick_next(moves, packed, 0, i, count) == expected
+        assert pick_next(moves, key_rows, 0, i, count) == expected
     assert (moves == expected_moves).all()

@@ -10,6 +10,7 @@ import pytest
 
 from gameclub.ataxx import ATAXX, PRESSIBUS, SITE_2005, Board, RuleSet
 from gameclub.ataxx.engine import Engine, SearchLimits, SearchResult, choose_move
+from gameclub.ataxx.engine.search import MasterSearch
 from gameclub.ataxx.engine.timeman import allocate
 
 from .conftest import random_board
@@ -206,7 +207,7 @@ def test_best_move_share_counts_the_nodes_under_the_best_root_move() -> None:
     assert master.best_move_share is not None and 0 < master.best_move_share < 1
 
 
-def _searches(master, boards: list[Board]) -> list[tuple]:
+def _searches(master: MasterSearch, boards: list[Board]) -> list[tuple]:
     results = []
     for board in boards:
         result = master.search(board, SearchLimits(nodes=20_000))

@@ -777,7 +777,6 @@ class MasterSearch:
         from gameclub.ataxx.engine.nnue import NetworkFileError, load_network, shipped_network
 
         self.network = None
-        self._eval_cache_owner = None
         if enabled:
             try:
                 self.network = shipped_network() if path is None else load_network(path)
