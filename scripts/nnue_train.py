@@ -19,8 +19,10 @@ int16 holds once quantised, the first layer's further so that no accumulator
 (the bias and one row per square, or per 2x2 square and not-playable square) can
 leave int16. The epoch with the lowest held-out loss (the last
 ``--holdout`` share of the files, whole games) is exported. ``--init FILE`` starts from a
-network's weights (of the same inputs and size) instead of random ones: a round of
-new data refines the last network rather than starting over.
+network's weights (of the same inputs, and the same size or fewer hidden units)
+instead of random ones: a round of new data refines the last network rather than
+starting over, or widens it (the added units start with random inputs and no
+output, so the widened network first scores every position as the narrow one).
 """
 
 from __future__ import annotations
@@ -90,11 +92,16 @@ class NnueModel(nn.Module):
         return _quantised(w1, self.ft.bias, self.out)
 
     def load_(self, net: Network) -> None:
-        """Start from an integer network of this shape (its weights, unquantised)."""
+        """Start from an integer network of this shape or a narrower one (its weights,
+        unquantised, in the first units: see ``_load_output``)."""
+        h, hidden = net.hidden, self.ft.out_features
         with torch.no_grad():
-            self.ft.weight.copy_(torch.from_numpy(net.w1.T / QA))
-            self.ft.bias.copy_(torch.from_numpy(net.b1 / QA))
-            _load_output(self.out, net)
+            self.ft.weight[:h].copy_(torch.from_numpy(net.w1.T / QA))
+            self.ft.bias[:h].copy_(torch.from_numpy(net.b1 / QA))
+            # The output reads the side to move's units, then the other side's.
+            w2 = net.w2.reshape(2, h)
+            _load_output(self.out, net, np.concatenate(
+                [np.pad(half, (0, hidden - h)) for half in w2]))
 
 
 class TupleModel(nn.Module):
@@ -127,15 +134,22 @@ class TupleModel(nn.Module):
         return _quantised(w1, self.blocked.bias, self.out)
 
     def load_(self, net: Network) -> None:
+        """As ``NnueModel.load_``: this shape or a narrower one."""
+        h, hidden = net.hidden, self.out.in_features
         with torch.no_grad():
-            self.tuples.weight.copy_(torch.from_numpy(net.w1[:TUPLE_BLOCKED] / QA))
-            self.blocked.weight.copy_(torch.from_numpy(net.w1[TUPLE_BLOCKED:].T / QA))
-            self.blocked.bias.copy_(torch.from_numpy(net.b1 / QA))
-            _load_output(self.out, net)
+            self.tuples.weight[:, :h].copy_(torch.from_numpy(net.w1[:TUPLE_BLOCKED] / QA))
+            self.blocked.weight[:h].copy_(torch.from_numpy(net.w1[TUPLE_BLOCKED:].T / QA))
+            self.blocked.bias[:h].copy_(torch.from_numpy(net.b1 / QA))
+            _load_output(self.out, net, np.pad(net.w2, (0, hidden - h)))
 
 
-def _load_output(out: nn.Linear, net: Network) -> None:
-    out.weight.copy_(torch.from_numpy(net.w2.reshape(1, -1) / QB))
+def _load_output(out: nn.Linear, net: Network, w2: np.ndarray) -> None:
+    """The output layer from ``w2``: the network's output weights, with zeros for the
+    units a wider model adds. Those keep their random first-layer weights, so the
+    widened network scores every position exactly as the narrow one and its new
+    units still learn (a unit whose input and output weights are both zero gets no
+    gradient through the squared clipped ReLU)."""
+    out.weight.copy_(torch.from_numpy(w2.reshape(1, -1) / QB))
     out.bias.fill_(net.b2 / (QA * QB))
 
 
@@ -287,9 +301,11 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
         f"{len(hold_set)} held out; K = {k:.0f}")
     model = TupleModel(hidden) if tuples else NnueModel(hidden)
     if init is not None:
-        if init.tuples != tuples or init.hidden != hidden:
+        if init.tuples != tuples or init.hidden > hidden:
             raise SystemExit(f"--init: a {'tuple' if init.tuples else 'piece-square'} network "
-                             f"of {init.hidden} hidden units, not the one asked for")
+                             f"of {init.hidden} hidden units, not the one asked for "
+                             f"(--hidden {hidden} or more, --inputs "
+                             f"{'tuples' if init.tuples else 'piece-square'})")
         if init.scale != SCALE:
             raise SystemExit(f"--init: a network of SCALE {init.scale}; this script trains {SCALE}")
         model.load_(init)
@@ -342,7 +358,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="PyTorch CPU threads")
     parser.add_argument("--init", metavar="FILE",
-                        help="start from this network (same inputs and --hidden; 1: the "
+                        help="start from this network (same inputs, --hidden no smaller: "
+                             "a wider model keeps its weights in its first units; 1: the "
                              "shipped one) instead of random weights")
     args = parser.parse_args(argv)
     init = None

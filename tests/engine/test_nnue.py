@@ -644,3 +644,26 @@ def test_a_network_loaded_into_the_float_model_exports_as_itself(hidden: int,
     for name in ("w1", "b1", "w2"):
         np.testing.assert_array_equal(getattr(again, name), getattr(net, name), err_msg=name)
     assert again.b2 == net.b2
+
+
+@needs_torch
+@pytest.mark.parametrize("tuples", [False, True])
+def test_a_network_widened_into_a_larger_model_scores_every_position_as_before(
+        tuples: bool, rng: random.Random) -> None:
+    # --init with a larger --hidden: the narrow network's weights go to the first units,
+    # the new units get random inputs and no output, so that they can learn while the
+    # widened network scores as the narrow one.
+    train = _script("nnue_train")
+    narrow = random_tuple_network(5, hidden=8) if tuples else random_network(5, hidden=8)
+    model = train.TupleModel(24) if tuples else train.NnueModel(24)
+    model.load_(narrow)
+    wide = model.export()
+    assert wide.hidden == 24
+    assert np.count_nonzero(wide.w1[:, 8:]) > 0  # the new units' inputs are random, not zero
+    checked = 0
+    while checked < 40:
+        board = random_position(rng, sizes=(7,))
+        if board is None:
+            continue
+        assert full_eval(wide, board) == full_eval(narrow, board), board.fen()
+        checked += 1
