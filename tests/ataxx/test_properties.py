@@ -78,6 +78,8 @@ def test_kernel_moves_equal_python_reference(board: Board) -> None:
     assert kernel == sorted(m.uci() for m in board._piece_moves_python())
 
 
+# No deadline: the first example compiles the numba kernel.
+@settings(deadline=None)
 @given(st.lists(st.integers(-(1 << 50), 1 << 50) | st.integers(0, 3), min_size=1, max_size=576),
        st.data())
 def test_pick_next_takes_the_first_of_the_largest_keys(keys: list[int], data: st.DataObject
