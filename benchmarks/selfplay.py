@@ -19,8 +19,10 @@ moves are searched at depth <= ``latefpdepth``, stop when the static score plus
 ``gravity`` (1: history bounded, Zataxx's formula), ``lmrhistory`` (N: one ply less
 reduction per N of history), ``singular`` (N: singular extensions and multi-cut from
 depth N, 0 off), ``endgame`` (empty squares at which the exact solver is tried first),
-``nodetm`` (N: the soft time limit scaled by ``(1.55 - share) * N`` from depth 7,
-``share`` the best root move's part of the nodes; 0 off), ``nnue`` (a network
+``aspiration`` and ``aspgrow`` (the aspiration window's first half-width in
+centipawns and the factor that widens it after a failure), ``nodetm`` (N: the soft
+time limit scaled by ``(1.55 - share) * N`` from depth 7, ``share`` the best root
+move's part of the nodes; 0 off), ``nnue`` (a network
 weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
 default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
 time manager guesses ``scale * empty squares + 4`` moves left) and ``random``
@@ -86,6 +88,10 @@ class Player:
                     master.options[index] = int(options[key])
             if "endgame" in options:
                 master.endgame_empties = int(options["endgame"])
+            if "aspiration" in options:
+                master.aspiration = int(options["aspiration"])
+            if "aspgrow" in options:
+                master.aspiration_growth = options["aspgrow"]
             if "nodetm" in options:
                 master.node_time = options["nodetm"]
             # A weights file from scripts/nnue_train.py ("1": the shipped network, the

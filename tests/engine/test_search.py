@@ -142,12 +142,12 @@ def test_time_budget_never_exceeds_the_clock() -> None:
 
 @pytest.mark.parametrize(
     "switches",
-    [{"lmr": 0}, {"lmr": 1}, {"lmr": 3}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
+    [{"lmr": 0}, {"lmr": 1}, {"lmr": 2}, {"nullmove": 1}, {"futility": 150, "staticcut": 150},
      {"quietjumps": 1}, {"quietjumps": 0}, {"futility": 80, "staticcut": 50, "prunedepth": 6},
-     {"iir": 0}, {"iir": 3}, {"malus": 1}, {"lmrpv": 1}, {"lmp": 2}, {"lmrindex": 1},
+     {"iir": 0}, {"iir": 3}, {"malus": 0}, {"lmrpv": 1}, {"lmp": 2}, {"lmrindex": 1},
      {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}, {"latefpdepth": 0},
      {"latefp": -40, "latefpslope": 10, "latefpdepth": 8},
-     {"gravity": 1, "malus": 1, "lmrhistory": 12288}, {"singular": 4},
+     {"gravity": 0, "malus": 0, "lmrhistory": 0}, {"lmrhistory": 4096}, {"singular": 4},
      {"singular": 3, "latefpdepth": 0, "staticcut": 0}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
@@ -164,6 +164,22 @@ def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str
     for _ in range(6):
         board = random_board(rng, 7, 7, rng.randrange(8, 40), ATAXX)
         result = engine.search(board, SearchLimits(depth=6))
+        assert_pv_legal(board, result)
+
+
+def test_a_one_centipawn_aspiration_window_still_settles(rng: random.Random) -> None:
+    # A 1 cp window with a factor of 1 fails on almost every iteration: each failure
+    # moves it to the fail-soft bound and widens it by a centipawn, and the search
+    # must still end each iteration with forced wins and legal principal variations.
+    engine = Engine("master", seed=2, hash_mb=4)
+    master = engine._master_search()
+    master.aspiration, master.aspiration_growth = 1, 1.0
+    result = engine.search(Board("1o3/2o2/x4/5/4x x 0 1"), SearchLimits(depth=5))
+    assert result.move.uci() == "b4" and result.mate == 1
+    for _ in range(4):
+        board = random_board(rng, 7, 7, rng.randrange(8, 40), ATAXX)
+        result = engine.search(board, SearchLimits(depth=6))
+        assert result.depth == 6 or result.mate is not None
         assert_pv_legal(board, result)
 
 
