@@ -150,7 +150,8 @@ _RETURN = 2
 # Null move needs enough empty squares: near the end, passing would often be best.
 _NULL_MIN_EMPTY = 14
 _LMR_MIN_DEPTH = 3
-_LMR_MIN_INDEX = 3
+#: the default first reduced move (``OPT_LMR_INDEX``): the third.
+_LMR_MIN_INDEX = 2
 #: reductions of ``OPT_LMR`` 3 by [depth][move index]: ``round(0.8 + 0.4 ln(depth)
 #: ln(index + 1))``, at most depth - 2 (a reduced search never drops to the leaves).
 _LMR_TABLE = np.array(
@@ -748,7 +749,7 @@ class MasterSearch:
         self.options[OPT_STATIC_CUT] = 30
         self.options[OPT_PRUNE_DEPTH] = 6
         self.options[OPT_QUIET_JUMPS] = 2
-        self.options[OPT_LMR_INDEX] = 2
+        self.options[OPT_LMR_INDEX] = _LMR_MIN_INDEX
         self.options[OPT_IIR] = 4
         self.options[OPT_HISTORY_GRAVITY] = 1
         self.options[OPT_HISTORY_MALUS] = 1
