@@ -25,7 +25,10 @@ time limit scaled by ``(1.55 - share) * N`` from depth 7, ``share`` the best roo
 move's part of the nodes; 0 off), ``nnue`` (a network
 weights file from scripts/nnue_train.py, ``1`` for the shipped one, master's
 default, ``0`` for the hand-written evaluation), ``mtgscale`` (the
-time manager guesses ``scale * empty squares + 4`` moves left) and ``random``
+time manager guesses ``scale * empty squares + 4`` moves left), ``reserve`` and
+``reserveinc`` (the clock it keeps back: seconds plus increments), ``softshare``
+(the soft limit's share of a move's time), ``minmtg`` (the fewest moves left it
+shares the clock among) and ``random``
 (probability of a random move in the first 16 plies, for varied data).
 Each opening is played twice with colours swapped; the file has 40, so at fixed
 nodes or depth games 80 on repeat games 0-79 move for move unless ``--random-plies
@@ -38,6 +41,7 @@ player, its score and an Elo estimate with a 95% interval.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import time
@@ -48,6 +52,10 @@ import numpy as np
 
 from gameclub.ataxx import ATAXX, Board, Color
 from gameclub.ataxx.engine import Engine, SearchLimits, search
+
+#: selfplay keys for the fields of master's time rule (timeman.TimeRule).
+TIME_RULE_KEYS = {"reserve": "reserve", "reserveinc": "reserve_increments",
+                  "softshare": "soft_share", "minmtg": "min_moves"}
 
 OPENINGS = Path(__file__).resolve().parents[1] / "src/gameclub/data/ataxx-openings-4ply.txt"
 
@@ -94,6 +102,11 @@ class Player:
                 master.aspiration_growth = options["aspgrow"]
             if "nodetm" in options:
                 master.node_time = options["nodetm"]
+            rule = {field: options[key] for key, field in TIME_RULE_KEYS.items() if key in options}
+            if rule:
+                if "min_moves" in rule:
+                    rule["min_moves"] = int(rule["min_moves"])
+                master.time_rule = dataclasses.replace(master.time_rule, **rule)
             # A weights file from scripts/nnue_train.py ("1": the shipped network, the
             # default; "0": the hand-written evaluation).
             if network == "0":

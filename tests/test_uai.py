@@ -498,3 +498,25 @@ def test_python_ataxx_client_plays_our_engine() -> None:
             assert ours.fen() == board.get_fen()
     finally:
         client.quit()
+
+
+def test_one_search_thread_serves_every_go() -> None:
+    import io
+    import threading
+
+    from gameclub.uai import UaiServer
+
+    def search_threads() -> int:
+        return sum(t.name == "uai-search" for t in threading.enumerate())
+
+    before = search_threads()
+    out = io.StringIO()
+    server = UaiServer(out, level="simple")
+    for moves in ("", " moves g2", " moves g2 a1"):
+        server.handle("position startpos" + moves)
+        server.handle("go depth 1")
+        server.wait()
+        assert search_threads() == before + 1
+    server.shutdown()
+    assert search_threads() == before
+    assert sum(line.startswith("bestmove ") for line in out.getvalue().splitlines()) == 3

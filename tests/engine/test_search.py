@@ -75,6 +75,36 @@ def test_stop_event_ends_an_infinite_search(master: Engine) -> None:
     assert stop.is_set() and Board().is_legal(result.move) and result.depth >= 1
 
 
+def test_concurrent_searches_each_keep_their_own_limits() -> None:
+    # One watchdog thread serves every search of the process: a search that runs out
+    # of time must stop alone, and an infinite one only at its own stop event.
+    import time
+
+    stop = threading.Event()
+    results: dict[str, SearchResult] = {}
+    ended: dict[str, float] = {}
+    started = time.perf_counter()
+
+    def run(name: str, limits: SearchLimits, event: threading.Event | None) -> None:
+        results[name] = Engine("master", seed=1, hash_mb=4).search(Board(), limits, stop=event)
+        ended[name] = time.perf_counter() - started
+
+    threads = [
+        threading.Thread(target=run, args=("timed", SearchLimits(movetime=0.2), None)),
+        threading.Thread(target=run, args=("infinite", SearchLimits(infinite=True), stop)),
+    ]
+    for thread in threads:
+        thread.start()
+    threads[0].join()
+    assert ended["timed"] < 1.5 and "infinite" not in ended
+    stop.set()
+    threads[1].join()
+    assert ended["infinite"] >= ended["timed"]
+    assert all(Board().is_legal(result.move) for result in results.values())
+    watchdogs = [t for t in threading.enumerate() if t.name == "master-watchdog"]
+    assert len(watchdogs) == 1
+
+
 def test_finds_a_capture_of_every_piece(master: Engine) -> None:
     # o's two pieces both touch b2: the clone there wins at once.
     board = Board("7/7/7/7/7/o1x4/1o2x2 x 0 1")

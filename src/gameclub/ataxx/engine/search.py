@@ -21,6 +21,7 @@ written and measured but off by default (``MasterSearch.options``): they did not
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import time
@@ -51,6 +52,7 @@ from gameclub.ataxx.engine.terminal import (
     position_hash,
     returns_to_earlier,
 )
+from gameclub.ataxx.engine.timeman import TimeRule
 from gameclub.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_MOVE, tt_probe, tt_store
 
 if TYPE_CHECKING:
@@ -766,6 +768,8 @@ class MasterSearch:
         #: nodes spent under its best move: a move the search keeps coming back to ends
         #: the thinking sooner, a contested one later (Zataxx's rule). 0 = off.
         self.node_time = 0.0
+        #: how the clock is shared among the moves (timeman.TimeRule).
+        self.time_rule = TimeRule()
         #: the share of the last finished iteration's nodes spent under its best move.
         self.best_move_share: float | None = None
         self._masks: dict[tuple[int, int, int], np.ndarray] = {}
@@ -860,17 +864,13 @@ class MasterSearch:
         if not moves:
             raise ValueError(f"no move to search: the game is over in {board.fen()!r}")
         empty_squares = board.empty.bit_count()
-        budget = allocate(limits, board.turn == 0, empty_squares)
+        budget = allocate(limits, board.turn == 0, empty_squares, rule=self.time_rule)
         control = np.zeros(1, dtype=np.int64)
-        done = threading.Event()
         # Only a clock or a stop event needs the watchdog: a search bounded by nodes or
-        # depth alone starts no thread (starting one costs about a millisecond on a busy
-        # machine, as much as a 1,000-node search). It is not joined: it ends on its own
-        # once ``done`` is set, and a late write goes to this search's own ``control``.
-        if budget.hard is not None or stop is not None:
-            threading.Thread(
-                target=_watch, args=(control, done, stop, started, budget.hard), daemon=True
-            ).start()
+        # depth alone is not watched.
+        watched = budget.hard is not None or stop is not None
+        if watched:
+            watch = _WATCHDOG.arm(control, stop, started, budget.hard)
         try:
             if len(moves) == 1 and limits.depth is None and not limits.infinite:
                 # Nothing to choose: answer at once and keep the clock.
@@ -988,7 +988,8 @@ class MasterSearch:
             best.time = time.perf_counter() - started
             return best
         finally:
-            done.set()
+            if watched:
+                _WATCHDOG.disarm(watch)
 
 
 def _expired(stop: threading.Event | None, started: float, hard: float | None) -> bool:
@@ -997,10 +998,52 @@ def _expired(stop: threading.Event | None, started: float, hard: float | None) -
     return hard is not None and time.perf_counter() - started >= hard
 
 
-def _watch(control: np.ndarray, done: threading.Event, stop: threading.Event | None,
-           started: float, hard: float | None) -> None:
-    """Raise ``control[0]`` when the hard limit passes or ``stop`` is set."""
-    while not done.wait(0.001):
-        if _expired(stop, started, hard):
-            control[0] = 1
-            return
+class _Watchdog:
+    """Raises a search's ``control[0]`` when its hard limit passes or its stop event is
+    set, for every search of the process: one thread, started with the first search
+    that needs it, that sleeps while none does. (A thread a search cost about a
+    millisecond a move on a busy machine, a tenth of a move at 1 s + 10 ms.)"""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._searches: dict[int, tuple[np.ndarray, threading.Event | None, float,
+                                        float | None]] = {}
+        self._tokens = itertools.count()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, control: np.ndarray, stop: threading.Event | None, started: float,
+            hard: float | None) -> int:
+        """Watch a search from now on; the token returned is for :meth:`disarm`."""
+        with self._lock:
+            token = next(self._tokens)
+            self._searches[token] = (control, stop, started, hard)
+            # Not alive after a fork: the child starts its own.
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="master-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            self._wake.set()
+        return token
+
+    def disarm(self, token: int) -> None:
+        """Stop watching the search (a late write still goes to its own ``control``)."""
+        with self._lock:
+            self._searches.pop(token, None)
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            with self._lock:
+                searches = list(self._searches.items())
+                if not searches:
+                    self._wake.clear()
+                    continue
+            for token, (control, stop, started, hard) in searches:
+                if _expired(stop, started, hard):
+                    control[0] = 1
+                    self.disarm(token)
+            time.sleep(0.001)
+
+
+_WATCHDOG = _Watchdog()
