@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import io
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ from gameclub.ataxx.engine import LEVELS, Engine, SearchLimits
 from gameclub.uai import (
     EngineTerminatedError,
     UaiEngineProcess,
+    UaiServer,
     mate_in_moves,
     parse_info,
     parse_option,
@@ -501,11 +504,6 @@ def test_python_ataxx_client_plays_our_engine() -> None:
 
 
 def test_one_search_thread_serves_every_go() -> None:
-    import io
-    import threading
-
-    from gameclub.uai import UaiServer
-
     def search_threads() -> int:
         return sum(t.name == "uai-search" for t in threading.enumerate())
 

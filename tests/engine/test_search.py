@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -78,8 +79,6 @@ def test_stop_event_ends_an_infinite_search(master: Engine) -> None:
 def test_concurrent_searches_each_keep_their_own_limits() -> None:
     # One watchdog thread serves every search of the process: a search that runs out
     # of time must stop alone, and an infinite one only at its own stop event.
-    import time
-
     stop = threading.Event()
     results: dict[str, SearchResult] = {}
     ended: dict[str, float] = {}

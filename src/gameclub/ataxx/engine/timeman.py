@@ -3,8 +3,8 @@
 Two limits come out of the clock: a *soft* one, after which no new iteration is
 started (an iteration that has begun costs about as much again as all before it),
 and a *hard* one, at which a watchdog thread stops the kernel. The hard limit
-always leaves the rule's ``overhead`` seconds on the clock for the reply to travel, so the
-engine never loses on time while its clock is above that.
+always leaves the rule's ``overhead`` seconds on the clock for the reply to
+travel, so the engine never loses on time while its clock is above that.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class TimeBudget:
     hard: float | None
 
 
-def moves_to_go(empty_squares: int, minimum: int = 8) -> int:
+def moves_to_go(empty_squares: int, minimum: int = TimeRule.min_moves) -> int:
     """Our moves left, guessed from the empty squares.
 
     About one square in two is filled by us, but jumps fill nothing and games run
