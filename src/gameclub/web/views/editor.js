@@ -363,6 +363,8 @@ export function editorView(main) {
       mount(inviteBox, h("p", {}, t("invite.shareLink")), copyBox(inviteUrl(invitation), "invite-link"));
     }));
     mount(playBox, form.el, h("div", { class: "buttons" }, ai, hot, seek, invite));
+    // Disabled until the server has set the board up: a click before that would do nothing.
+    drawPlayable();
     refreshSetup();
   }
   loadOptions().then(drawPlay, () => drawPlay(DEFAULT_OPTIONS));
