@@ -23,6 +23,14 @@ network's weights (of the same inputs, and the same size or fewer hidden units)
 instead of random ones: a round of new data refines the last network rather than
 starting over, or widens it (the added units start with random inputs and no
 output, so the widened network first scores every position as the narrow one).
+
+The exported network's centipawns are calibrated (``--calibrate K``): its file's
+``SCALE`` is set so that its own scores of the held-out positions predict their
+results as ``sigmoid(cp / K)``. The search's margins are in centipawns, and a
+network trained on its own games' scores scores smaller each round (the mean
+squared error draws what it cannot predict towards the mean: a fifth a round
+here), so without it the margins grew against the scores from one network to the
+next. ``--epochs 0`` exports the ``--init`` network again, only calibrated.
 """
 
 from __future__ import annotations
@@ -52,8 +60,12 @@ from gameclub.ataxx.engine.nnue import (
 )
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
 
-#: centipawns per unit of the network's output.
+#: centipawns per unit of the output of a network trained from random weights.
 SCALE = 400
+#: the ``K`` an exported network's scores have on the held-out positions (see
+#: ``calibrated_scale``): the search's margins are in centipawns, and so mean the same
+#: from one network to the next. 240: docs/nnue.md, "Calibrated centipawns".
+CALIBRATED_K = 240.0
 #: first-layer weights and biases are clipped to this: an accumulator sums the bias
 #: and at most one row per square (64), so 65 * round(FT_CLIP * QA) stays within int16.
 FT_CLIP = (ACC_LIMIT // 65) / QA
@@ -72,12 +84,14 @@ class NnueModel(nn.Module):
         super().__init__()
         self.ft = nn.Linear(N_INPUTS, hidden)
         self.out = nn.Linear(2 * hidden, 1)
+        #: centipawns per unit of output: ``SCALE``, or that of the network loaded.
+        self.scale = float(SCALE)
 
     def forward(self, stm: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
         """Centipawns for the side to move, from both perspectives' 0/1 inputs."""
         a = torch.clamp(self.ft(stm), 0, 1) ** 2
         b = torch.clamp(self.ft(other), 0, 1) ** 2
-        return self.out(torch.cat([a, b], dim=1)).squeeze(1) * SCALE
+        return self.out(torch.cat([a, b], dim=1)).squeeze(1) * self.scale
 
     def clip_(self) -> None:
         """Keep every weight within int16 once quantised, and the accumulators too."""
@@ -86,15 +100,18 @@ class NnueModel(nn.Module):
             self.ft.bias.clamp_(-FT_CLIP, FT_CLIP)
             self.out.weight.clamp_(-127, 127)
 
-    def export(self) -> Network:
-        """The integer network (see ``gameclub.ataxx.engine.nnue``)."""
+    def export(self, scale: int | None = None) -> Network:
+        """The integer network (see ``gameclub.ataxx.engine.nnue``), its output in units
+        of ``scale`` centipawns (default: the model's own)."""
         w1 = self.ft.weight.detach().numpy().T
-        return _quantised(w1, self.ft.bias, self.out)
+        return _quantised(w1, self.ft.bias, self.out,
+                          round(self.scale) if scale is None else scale)
 
     def load_(self, net: Network) -> None:
         """Start from an integer network of this shape or a narrower one (its weights,
         unquantised, in the first units: see ``_load_output``)."""
         h, hidden = net.hidden, self.ft.out_features
+        self.scale = float(net.scale)
         with torch.no_grad():
             self.ft.weight[:h].copy_(torch.from_numpy(net.w1.T / QA))
             self.ft.bias[:h].copy_(torch.from_numpy(net.b1 / QA))
@@ -115,11 +132,12 @@ class TupleModel(nn.Module):
         nn.init.uniform_(self.tuples.weight, -0.1, 0.1)
         self.blocked = nn.Linear(64, hidden)
         self.out = nn.Linear(hidden, 1)
+        self.scale = float(SCALE)
 
     def forward(self, index: torch.Tensor, blocked: torch.Tensor) -> torch.Tensor:
         """Centipawns for the side to move from its 36 tuple inputs and the blocked squares."""
         acc = self.tuples(index) + self.blocked(blocked)
-        return self.out(torch.clamp(acc, 0, 1) ** 2).squeeze(1) * SCALE
+        return self.out(torch.clamp(acc, 0, 1) ** 2).squeeze(1) * self.scale
 
     def clip_(self) -> None:
         with torch.no_grad():
@@ -128,14 +146,16 @@ class TupleModel(nn.Module):
             self.blocked.bias.clamp_(-TUPLE_FT_CLIP, TUPLE_FT_CLIP)
             self.out.weight.clamp_(-127, 127)
 
-    def export(self) -> Network:
+    def export(self, scale: int | None = None) -> Network:
         w1 = np.concatenate([self.tuples.weight.detach().numpy(),
                              self.blocked.weight.detach().numpy().T])
-        return _quantised(w1, self.blocked.bias, self.out)
+        return _quantised(w1, self.blocked.bias, self.out,
+                          round(self.scale) if scale is None else scale)
 
     def load_(self, net: Network) -> None:
         """As ``NnueModel.load_``: this shape or a narrower one."""
         h, hidden = net.hidden, self.out.in_features
+        self.scale = float(net.scale)
         with torch.no_grad():
             self.tuples.weight[:, :h].copy_(torch.from_numpy(net.w1[:TUPLE_BLOCKED] / QA))
             self.blocked.weight[:h].copy_(torch.from_numpy(net.w1[TUPLE_BLOCKED:].T / QA))
@@ -153,12 +173,12 @@ def _load_output(out: nn.Linear, net: Network, w2: np.ndarray) -> None:
     out.bias.fill_(net.b2 / (QA * QB))
 
 
-def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear) -> Network:
+def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear, scale: int) -> Network:
     b1 = bias.detach().numpy()
     w2 = out.weight.detach().numpy().reshape(-1)
     b2 = float(out.bias.detach().numpy()[0])
     return Network.from_arrays(np.round(w1 * QA), np.round(b1 * QA), np.round(w2 * QB),
-                               round(b2 * QA * QB), SCALE)
+                               round(b2 * QA * QB), scale)
 
 
 def tuple_indices(us_bits: np.ndarray, them_bits: np.ndarray) -> np.ndarray:
@@ -206,6 +226,44 @@ def fit_k(score: np.ndarray, result: np.ndarray) -> float:
         if loss < best_loss:
             best_k, best_loss = float(k), loss
     return best_k
+
+
+def logistic_k(cp: np.ndarray, result: np.ndarray) -> float:
+    """The ``K`` with which ``sigmoid(cp / K)`` best predicts the results (0, 0.5, 1),
+    by log-loss, exactly (Newton's method on ``1 / K``); ``inf`` if the scores do not
+    predict the results at all (no positive ``1 / K`` does better than ``K = inf``)."""
+    x = cp.astype(np.float64)
+    b = 0.0
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-b * x))
+        gradient = np.dot(p - result, x)
+        curvature = np.dot(p * (1 - p), x * x)
+        if curvature <= 0:
+            break
+        step = gradient / curvature
+        b = max(b - step, b / 4)  # the log-loss is convex in b: damp only the way down
+        if abs(step) <= 1e-12 + 1e-9 * abs(b):
+            break
+    return 1 / b if b > 0 else math.inf
+
+
+def calibrated_scale(model: NnueModel | TupleModel, data: Dataset, k_target: float,
+                     batch: int) -> tuple[int | None, float]:
+    """The ``SCALE`` with which the model's scores of ``data`` (not the proven ones)
+    predict their results as ``sigmoid(cp / k_target)``, and the model's own ``K``
+    there; ``None`` when its scores do not predict the results."""
+    quiet = np.flatnonzero(~data.mate)
+    cp = np.empty(len(quiet))
+    model.eval()
+    with torch.no_grad():
+        for start in range(0, len(quiet), batch):
+            index = quiet[start:start + batch]
+            features, _ = data.batch(index, k_target, 0.0, None)  # (the target unused)
+            cp[start:start + len(index)] = model(*features).numpy()
+    k = logistic_k(cp, data.result[quiet])
+    if not math.isfinite(k):
+        return None, k
+    return max(1, round(model.scale * k_target / k)), k
 
 
 class Dataset:
@@ -284,8 +342,11 @@ def data_files(paths: list[Path]) -> list[Path]:
 def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 64,
           epochs: int = 10, batch: int = 1024,
           lr: float = 2e-3, wdl: float = 0.5, holdout: float = 0.05, seed: int = 1,
-          threads: int = 1, init: Network | None = None, log=print) -> dict[str, float]:
-    """Train, export the best epoch to ``out`` and return its figures."""
+          threads: int = 1, init: Network | None = None, calibrate: float = CALIBRATED_K,
+          log=print) -> dict[str, float]:
+    """Train, export the best epoch to ``out`` (its output scale calibrated to
+    ``calibrate``, 0: the model's own) and return its figures. With ``epochs=0`` the
+    ``init`` network is exported as it is, calibrated."""
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
@@ -306,17 +367,33 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
                              f"of {init.hidden} hidden units, not the one asked for "
                              f"(--hidden {hidden} or more, --inputs "
                              f"{'tuples' if init.tuples else 'piece-square'})")
-        if init.scale != SCALE:
-            raise SystemExit(f"--init: a network of SCALE {init.scale}; this script trains {SCALE}")
         model.load_(init)
     model.clip_()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * math.ceil(len(train_set) / batch)
+    steps = max(1, epochs * math.ceil(len(train_set) / batch))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: 0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * min(s, steps) / steps)))
     perms = symmetries()
     best = math.inf
     started = time.perf_counter()
+    figures: dict[str, float] = {"k": k, "positions": float(len(train_set))}
+
+    def export(held: float) -> None:
+        scale = None
+        if calibrate:
+            scale, own_k = calibrated_scale(model, hold_set, calibrate, 4096)
+            figures["own_k"] = own_k
+            log(f"its scores' K on the held-out positions: {own_k:.1f}; "
+                + (f"exported at SCALE {scale} (K {calibrate:g})" if scale else
+                   "they do not predict the results: exported uncalibrated"))
+        out.write_bytes(model.export(scale).to_bytes())
+        figures["held_out"] = held
+        figures["scale"] = float(scale or round(model.scale))
+
+    if epochs == 0:
+        if init is None:
+            raise SystemExit("--epochs 0 exports the --init network again: name one")
+        export(loss_on(model, hold_set, k, wdl, 4096))
     for epoch in range(1, epochs + 1):
         model.train()
         order = rng.permutation(len(train_set))
@@ -337,9 +414,9 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
             f"{time.perf_counter() - started:.0f} s")
         if held < best:
             best = held
-            out.write_bytes(model.export().to_bytes())
-    return {"k": k, "held_out": best, "positions": float(len(train_set)),
-            "seconds": time.perf_counter() - started}
+            export(held)
+    figures["seconds"] = time.perf_counter() - started
+    return figures
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -349,7 +426,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--inputs", choices=("piece-square", "tuples"), default="piece-square",
                         help="the network's inputs (gameclub.ataxx.engine.nnue)")
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=10,
+                        help="0: export the --init network again, only calibrated")
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--wdl", type=float, default=0.5,
@@ -361,7 +439,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="start from this network (same inputs, --hidden no smaller: "
                              "a wider model keeps its weights in its first units; 1: the "
                              "shipped one) instead of random weights")
+    parser.add_argument("--calibrate", type=float, default=CALIBRATED_K, metavar="K",
+                        help="export with the output scale at which the network's scores "
+                             "predict the held-out results as sigmoid(cp / K) (default "
+                             f"{CALIBRATED_K:g}; 0: keep the model's scale)")
     args = parser.parse_args(argv)
+    if args.epochs < 0 or args.calibrate < 0:
+        parser.error("--epochs and --calibrate cannot be negative")
     init = None
     if args.init is not None:
         try:
@@ -372,9 +456,10 @@ def main(argv: list[str] | None = None) -> None:
                     hidden=args.hidden, epochs=args.epochs,
                     batch=args.batch, lr=args.lr, wdl=args.wdl, holdout=args.holdout,
                     seed=args.seed, threads=args.threads, init=init,
-                    log=lambda s: print(s, file=sys.stderr, flush=True))
+                    calibrate=args.calibrate, log=lambda s: print(s, file=sys.stderr, flush=True))
     print(f"wrote {args.out}: held-out loss {figures['held_out']:.5f} on "
-          f"{figures['positions']:.0f} positions in {figures['seconds']:.0f} s")
+          f"{figures['positions']:.0f} positions in {figures['seconds']:.0f} s, "
+          f"SCALE {figures['scale']:.0f}")
 
 
 if __name__ == "__main__":

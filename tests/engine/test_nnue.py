@@ -44,6 +44,7 @@ from gameclub.ataxx.engine.nnue import (
 from gameclub.ataxx.engine.nnue_data import (
     RECORD,
     PositionFileError,
+    read_many,
     read_positions,
     write_positions,
 )
@@ -586,6 +587,65 @@ def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path, inputs: str
     with pytest.raises(SystemExit, match="hidden units"):
         train.main([str(data), "--out", str(again), "--inputs", inputs, "--hidden", "4",
                     "--init", str(out)])
+
+
+@needs_torch
+def test_logistic_k_recovers_the_scale_results_were_drawn_with() -> None:
+    train = _script("nnue_train")
+    gen = np.random.default_rng(7)
+    cp = gen.uniform(-800, 800, 200_000)
+    # Results drawn so that sigmoid(cp / 150) is the expected score, with draws where
+    # the game is open: a draw with probability q = min(p, 1 - p) / 5, a win p - q / 2.
+    p = 1 / (1 + np.exp(-cp / 150))
+    q = np.minimum(p, 1 - p) / 5
+    u = gen.random(cp.size)
+    result = np.where(u < p - q / 2, 1.0, np.where(u < p + q / 2, 0.5, 0.0))
+    assert train.logistic_k(cp, result) == pytest.approx(150, rel=0.03)
+    # Twice the scores: twice the K, to rounding.
+    assert train.logistic_k(2 * cp, result) == pytest.approx(
+        2 * train.logistic_k(cp, result), rel=1e-6)
+    # Scores that say the opposite of the results predict nothing: no finite K.
+    assert train.logistic_k(-cp, result) == float("inf")
+
+
+@needs_torch
+def test_training_calibrates_the_exported_scale_on_the_held_out_positions(
+        tmp_path: Path) -> None:
+    # --epochs 0 exports the --init network again, its weights unchanged and its SCALE
+    # set so that its own scores of the held-out files predict their results as
+    # sigmoid(cp / K) with the K asked for.
+    selfplay = _script("nnue_selfplay")
+    train = _script("nnue_train")
+    data = tmp_path / "data"
+    selfplay.main([str(data), "--games", "8", "--shard", "2", "--nodes", "300",
+                   "--workers", "1", "--random-plies", "2-6"])
+    shipped = load_network()
+    for target in (150.0, 400.0):
+        out = tmp_path / f"cal{target:.0f}.bin"
+        train.main([str(data), "--out", str(out), "--inputs", "tuples", "--hidden",
+                    str(shipped.hidden), "--epochs", "0", "--holdout", "0.5", "--init", "1",
+                    "--calibrate", str(target)])
+        net = load_network(out)
+        for name in ("w1", "b1", "w2"):
+            np.testing.assert_array_equal(getattr(net, name), getattr(shipped, name))
+        assert net.b2 == shipped.b2
+        held = read_many(sorted(data.glob("*.bin"))[2:])
+        held = held[held["flags"] == 0]
+        cp = np.array([evaluate_tuples_kernel(r["us"], r["them"], net.rows,
+                                              net.base(int(r["playable"])), net.w2,
+                                              np.int64(net.b2), np.int64(net.scale))
+                       for r in held], dtype=np.float64)
+        # The integer evaluation rounds down to whole centipawns: a fraction of a percent.
+        assert train.logistic_k(cp, (held["result"] + 1) / 2) == pytest.approx(target, rel=0.01)
+    # The scale moved with the target, and nothing else did.
+    assert load_network(tmp_path / "cal400.bin").scale == pytest.approx(
+        load_network(tmp_path / "cal150.bin").scale * 400 / 150, rel=0.01)
+    # A refinement of a calibrated network starts from its scores, scale included.
+    model = train.TupleModel(shipped.hidden)
+    model.load_(load_network(tmp_path / "cal400.bin"))
+    assert model.export().scale == load_network(tmp_path / "cal400.bin").scale
+    with pytest.raises(SystemExit, match="--init"):
+        train.main([str(data), "--out", str(tmp_path / "x.bin"), "--epochs", "0"])
 
 
 @needs_torch
