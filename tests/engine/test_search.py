@@ -177,7 +177,8 @@ def test_time_budget_never_exceeds_the_clock() -> None:
      {"iir": 4, "malus": 1, "lmp": 3, "lmrindex": 2}, {"latefpdepth": 0},
      {"latefp": -40, "latefpslope": 10, "latefpdepth": 8},
      {"gravity": 0, "malus": 0, "lmrhistory": 0}, {"lmrhistory": 4096}, {"singular": 4},
-     {"singular": 3, "latefpdepth": 0, "staticcut": 0}],
+     {"singular": 3, "latefpdepth": 0, "staticcut": 0}, {"tteval": 1}, {"improving": 1},
+     {"tteval": 1, "improving": 1, "singular": 4, "staticcut": 20}],
     ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()),
 )
 def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str, int],
@@ -194,6 +195,20 @@ def test_every_pruning_switch_keeps_forced_wins_and_legal_pvs(switches: dict[str
         board = random_board(rng, 7, 7, rng.randrange(8, 40), ATAXX)
         result = engine.search(board, SearchLimits(depth=6))
         assert_pv_legal(board, result)
+
+
+def test_the_table_bounds_the_static_score_only_where_its_bound_says_so() -> None:
+    from gameclub.ataxx.engine.search import MATE, _tt_bounded
+    from gameclub.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER
+
+    assert _tt_bounded(50, 0, 300) == 50  # no entry
+    assert _tt_bounded(50, BOUND_LOWER, 80) == 80  # at least 80: above the static 50
+    assert _tt_bounded(50, BOUND_LOWER, 20) == 50  # at least 20 says nothing new
+    assert _tt_bounded(50, BOUND_UPPER, 20) == 20
+    assert _tt_bounded(50, BOUND_UPPER, 80) == 50
+    assert _tt_bounded(50, BOUND_EXACT, -10) == -10
+    assert _tt_bounded(50, BOUND_EXACT, MATE - 3) == 50  # proven results stay out
+    assert _tt_bounded(50, BOUND_UPPER, 3 - MATE) == 50
 
 
 def test_a_one_centipawn_aspiration_window_still_settles(rng: random.Random) -> None:

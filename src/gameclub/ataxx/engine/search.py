@@ -15,8 +15,9 @@ with a good (bounded) history; aspiration windows; a static cut-off (reverse
 futility) up to depth 6 and, below the root, no jumps that take nothing after the
 first two moves, and late futility (up to depth 6, once three moves are searched, no
 more moves when the static score is far below alpha). Null-move pruning, futility
-pruning by move, late move pruning and singular extensions with multi-cut are
-written and measured but off by default (``MasterSearch.options``): they did not pay.
+pruning by move, late move pruning, singular extensions with multi-cut, a static
+score bounded by the table's and an "improving" static cut-off are written and
+measured but off by default (``MasterSearch.options``): they did not pay.
 """
 
 from __future__ import annotations
@@ -115,7 +116,15 @@ OPT_LMR_HISTORY = 15
 #: when its score is at least beta anyway; and the node returns (multi-cut) when the
 #: others beat the margin and it is at least beta.
 OPT_SINGULAR = 16
-N_OPTIONS = 17
+#: 1: the static score that the pruning decisions read is bounded by the
+#: transposition table's score where the entry's bound says it is the better guess
+#: (a lower bound above the static score, an upper bound below it, an exact score).
+OPT_TT_EVAL = 17
+#: 1: the static score is taken at every node below the root, and where it is above
+#: the score two plies up (the side to move is "improving") the static cut-off's
+#: margin is one ply's smaller.
+OPT_IMPROVING = 18
+N_OPTIONS = 19
 #: the switches by the names benchmarks/selfplay.py and the tests give them.
 SWITCHES = {
     "nullmove": OPT_NULL_MOVE, "lmr": OPT_LMR, "futility": OPT_FUTILITY,
@@ -124,7 +133,8 @@ SWITCHES = {
     "malus": OPT_HISTORY_MALUS, "lmp": OPT_LMP, "lmrindex": OPT_LMR_INDEX,
     "latefp": OPT_LATE_FUTILITY, "latefpslope": OPT_LATE_FUTILITY_SLOPE,
     "latefpdepth": OPT_LATE_FUTILITY_DEPTH, "gravity": OPT_HISTORY_GRAVITY,
-    "lmrhistory": OPT_LMR_HISTORY, "singular": OPT_SINGULAR,
+    "lmrhistory": OPT_LMR_HISTORY, "singular": OPT_SINGULAR, "tteval": OPT_TT_EVAL,
+    "improving": OPT_IMPROVING,
 }
 # stats[] outputs.
 STAT_NODES = 0
@@ -256,6 +266,19 @@ def _static(us, them, playable, masks, w_open, w_end, use_net, s_acc, ply, color
         score = nnue.evaluate_tuples(us, them, rows, b1, w2, b2, net_scale, s_acc[0, 0])
     eval_cache[slot] = (h & ~_EVAL_MASK) | np.uint64(score + _EVAL_OFFSET)
     return score
+
+
+@njit(inline="always", cache=True)
+def _tt_bounded(static, bound, tt_score):
+    """The static score, or the table's score where its bound makes that the better
+    guess: a search proved the position worth at least (lower bound) or at most
+    (upper bound) a score beyond the static one. Proven wins and losses are left out."""
+    if bound == 0 or abs(tt_score) >= MATE_BOUND:
+        return static
+    if (bound == BOUND_EXACT or (bound == BOUND_LOWER and tt_score > static)
+            or (bound == BOUND_UPPER and tt_score < static)):
+        return tt_score
+    return static
 
 
 @njit(cache=True, nogil=True)
@@ -399,6 +422,19 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             s_cur[ply] = tt_move
             empty = playable & ~(us | them)
             s_static[ply] = -INF
+            improving = 0
+            if options[OPT_IMPROVING] and ply > 0 and excluded == NO_MOVE:
+                static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
+                                 ply, color, w2, b2, net_scale, s_ready, s_move, s_them,
+                                 s_color, w1, b1, flip, s_hash[ply], eval_cache)
+                if options[OPT_TT_EVAL]:
+                    static = _tt_bounded(static, bound, tt_score)
+                s_static[ply] = static
+                # Two plies up is the same side to move, unless the parent is a
+                # singular verification frame (the same position one ply up).
+                if (ply >= 2 and s_excluded[ply - 1] == NO_MOVE
+                        and s_static[ply - 2] > -INF and static > s_static[ply - 2]):
+                    improving = 1
             if (
                 depth <= options[OPT_PRUNE_DEPTH]
                 and ply > 0
@@ -407,13 +443,18 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 and excluded == NO_MOVE
                 and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
             ):
-                static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
-                                 ply, color, w2, b2, net_scale, s_ready, s_move, s_them,
-                                 s_color, w1, b1, flip, s_hash[ply], eval_cache)
-                s_static[ply] = static
-                if options[OPT_STATIC_CUT] and static - options[OPT_STATIC_CUT] * depth >= beta:
+                if s_static[ply] == -INF:
+                    static = _static(us, them, playable, masks, w_open, w_end, use_net,
+                                     s_acc, ply, color, w2, b2, net_scale, s_ready, s_move,
+                                     s_them, s_color, w1, b1, flip, s_hash[ply], eval_cache)
+                    if options[OPT_TT_EVAL]:
+                        static = _tt_bounded(static, bound, tt_score)
+                    s_static[ply] = static
+                static = s_static[ply]
+                margin = options[OPT_STATIC_CUT] * (depth - improving)
+                if options[OPT_STATIC_CUT] and static - margin >= beta:
                     # So far ahead that one reply is unlikely to matter (fail-soft return).
-                    ret = static - options[OPT_STATIC_CUT] * depth
+                    ret = static - margin
                     mode = _RETURN
                     continue
             if (
@@ -534,6 +575,9 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                                             w_end, use_net, s_acc, ply, s_color[ply], w2, b2,
                                             net_scale, s_ready, s_move, s_them, s_color, w1,
                                             b1, flip, s_hash[ply], eval_cache)
+                    if options[OPT_TT_EVAL]:
+                        s_static[ply] = _tt_bounded(s_static[ply], s_tt_bound[ply],
+                                                    s_tt_score[ply])
                 if (s_static[ply] + options[OPT_LATE_FUTILITY]
                         + options[OPT_LATE_FUTILITY_SLOPE] * depth <= alpha):
                     # Three moves searched and the position is far below alpha: the
