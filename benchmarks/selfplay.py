@@ -19,7 +19,9 @@ moves are searched at depth <= ``latefpdepth``, stop when the static score plus
 ``gravity`` (1: history bounded, Zataxx's formula), ``lmrhistory`` (N: one ply less
 reduction per N of history), ``singular`` (N: singular extensions and multi-cut from
 depth N, 0 off), ``tteval`` (1: the pruning reads the static score bounded by the
-transposition table's score), ``endgame`` (empty squares at which the exact solver is tried first),
+transposition table's score), ``improving`` (1: the static cut-off's margin a ply
+smaller where the static score is above the one two plies up), ``endgame`` (empty
+squares at which the exact solver is tried first),
 ``aspiration`` and ``aspgrow`` (the aspiration window's first half-width in
 centipawns and the factor that widens it after a failure), ``nodetm`` (N: the soft
 time limit scaled by ``(1.55 - share) * N`` from depth 7, ``share`` the best root

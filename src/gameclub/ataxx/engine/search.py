@@ -422,8 +422,16 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
             s_cur[ply] = tt_move
             empty = playable & ~(us | them)
             s_static[ply] = -INF
+            prune = (
+                depth <= options[OPT_PRUNE_DEPTH]
+                and ply > 0
+                and beta - alpha == 1
+                and abs(alpha) < MATE_BOUND
+                and excluded == NO_MOVE
+                and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
+            )
             improving = 0
-            if options[OPT_IMPROVING] and ply > 0 and excluded == NO_MOVE:
+            if prune or (options[OPT_IMPROVING] and ply > 0 and excluded == NO_MOVE):
                 static = _static(us, them, playable, masks, w_open, w_end, use_net, s_acc,
                                  ply, color, w2, b2, net_scale, s_ready, s_move, s_them,
                                  s_color, w1, b1, flip, s_hash[ply], eval_cache)
@@ -432,29 +440,14 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
                 s_static[ply] = static
                 # Two plies up is the same side to move, unless the parent is a
                 # singular verification frame (the same position one ply up).
-                if (ply >= 2 and s_excluded[ply - 1] == NO_MOVE
+                if (options[OPT_IMPROVING] and ply >= 2 and s_excluded[ply - 1] == NO_MOVE
                         and s_static[ply - 2] > -INF and static > s_static[ply - 2]):
                     improving = 1
-            if (
-                depth <= options[OPT_PRUNE_DEPTH]
-                and ply > 0
-                and beta - alpha == 1
-                and abs(alpha) < MATE_BOUND
-                and excluded == NO_MOVE
-                and (options[OPT_FUTILITY] or options[OPT_STATIC_CUT])
-            ):
-                if s_static[ply] == -INF:
-                    static = _static(us, them, playable, masks, w_open, w_end, use_net,
-                                     s_acc, ply, color, w2, b2, net_scale, s_ready, s_move,
-                                     s_them, s_color, w1, b1, flip, s_hash[ply], eval_cache)
-                    if options[OPT_TT_EVAL]:
-                        static = _tt_bounded(static, bound, tt_score)
-                    s_static[ply] = static
-                static = s_static[ply]
+            if prune and options[OPT_STATIC_CUT]:
                 margin = options[OPT_STATIC_CUT] * (depth - improving)
-                if options[OPT_STATIC_CUT] and static - margin >= beta:
+                if s_static[ply] - margin >= beta:
                     # So far ahead that one reply is unlikely to matter (fail-soft return).
-                    ret = static - margin
+                    ret = s_static[ply] - margin
                     mode = _RETURN
                     continue
             if (
