@@ -1,6 +1,6 @@
 """The network's costs: incremental update vs full recomputation, and master's nodes/s with it.
 
-    .venv/bin/python benchmarks/bench_nnue.py [--net FILE | --hidden H [--tuples]]
+    .venv/bin/python benchmarks/bench_nnue.py [--net FILE | --hidden H [--tuples [--buckets B]]]
         [--positions 200] [--nodes 200000] [--searches 8] [--zataxx PATH]
 
 Part 1 replays random games and times (in CPU time, so that a busy machine counts
@@ -17,7 +17,8 @@ the same node budget (``go nodes``), and its nodes per CPU second (read from
 ``/proc``, Linux) are printed in the same table. Without ``--net`` the shipped
 network is used (or, if there is none, a random one of 64 hidden units: the costs
 do not depend on the values); ``--hidden H`` times a random network of ``H`` units
-instead (``--tuples``: a tuple network), to price a larger layer before training one.
+instead (``--tuples``: a tuple network; ``--buckets B``: with ``B`` output layers), to
+price a larger layer before training one.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from numba import njit
 from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.engine import Engine, SearchLimits
 from gameclub.ataxx.engine.nnue import (
+    MAX_BUCKETS,
     N_INPUTS,
     N_TUPLE_INPUTS,
     Network,
@@ -89,19 +91,21 @@ def _time_tuples(us, them, rows, base, w2, b2, scale, repeat):
     return check
 
 
-def _random_network(hidden: int, tuples: bool = False) -> Network:
+def _random_network(hidden: int, tuples: bool = False, buckets: int = 1) -> Network:
     rng = np.random.default_rng(0)
     inputs, outputs = (N_TUPLE_INPUTS, hidden) if tuples else (N_INPUTS, 2 * hidden)
     return Network.from_arrays(rng.integers(-50, 50, (inputs, hidden)),
-                               rng.integers(-50, 50, hidden), rng.integers(-200, 200, outputs),
-                               0, 400)
+                               rng.integers(-50, 50, hidden),
+                               rng.integers(-200, 200, (buckets, outputs)),
+                               np.zeros(buckets, dtype=np.int64), 400)
 
 
-def _network(path: str | None, hidden: int | None, tuples: bool) -> Network:
+def _network(path: str | None, hidden: int | None, tuples: bool, buckets: int) -> Network:
     if hidden is not None:
         kind = "tuple" if tuples else "piece-square"
-        print(f"(timing a random {kind} network of {hidden} hidden units)")
-        return _random_network(hidden, tuples)
+        print(f"(timing a random {kind} network of {hidden} hidden units, "
+              f"{buckets} output bucket{'s' if buckets > 1 else ''})")
+        return _random_network(hidden, tuples, buckets)
     try:
         return load_network(path)
     except NetworkFileError as exc:
@@ -118,6 +122,8 @@ def main() -> None:
                         help="time a random network of this many hidden units instead")
     parser.add_argument("--tuples", action="store_true",
                         help="with --hidden: a tuple network (else piece-square)")
+    parser.add_argument("--buckets", type=int, default=1,
+                        help="with --tuples: output layers chosen by the number of pieces")
     parser.add_argument("--positions", type=int, default=200, help="moves replayed / searched")
     parser.add_argument("--nodes", type=int, default=200_000, help="nodes a search")
     parser.add_argument("--searches", type=int, default=8)
@@ -131,7 +137,9 @@ def main() -> None:
         parser.error("--hidden takes 1..4096 units, and not together with --net")
     if args.tuples and args.hidden is None:
         parser.error("--tuples goes with --hidden (a weights file says its own kind)")
-    net = _network(args.net, args.hidden, args.tuples)
+    if (args.buckets != 1 and not args.tuples) or not 1 <= args.buckets <= MAX_BUCKETS:
+        parser.error(f"--buckets takes 1..{MAX_BUCKETS}, and goes with --tuples")
+    net = _network(args.net, args.hidden, args.tuples, args.buckets)
     rng = random.Random(args.seed)
     boards = (_time_tuple_evaluation if net.tuples else _time_updates_and_evaluation)(
         net, rng, args.positions)
@@ -176,14 +184,15 @@ def _time_tuple_evaluation(net: Network, rng: random.Random, positions: int) -> 
         board.push(rng.choice(board.legal_moves))
     us = np.array([b.pieces(b.turn) for b in boards], dtype=np.uint64)
     them = np.array([b.pieces(b.turn.other) for b in boards], dtype=np.uint64)
-    args = (us, them, net.rows, net.base(boards[0].playable), net.w2, np.int64(net.b2),
+    args = (us, them, net.rows, net.base(boards[0].playable), net.w2, net.b2,
             np.int64(net.scale))
     _time_tuples(*args, 1)  # compile or load
     repeat = max(1, 2_000_000 // len(boards))
     started = time.process_time()
     _time_tuples(*args, repeat)
     seconds = time.process_time() - started
-    print(f"tuple network, hidden {net.hidden}; {len(boards)} positions of random games")
+    print(f"tuple network, hidden {net.hidden}, {net.buckets} output bucket(s); "
+          f"{len(boards)} positions of random games")
     print(f"  evaluation from scratch        {1e9 * seconds / (repeat * len(boards)):7.1f} ns")
     return boards
 
@@ -217,7 +226,7 @@ def _time_updates_and_evaluation(net: Network, rng: random.Random, positions: in
     repeat = max(1, 2_000_000 // len(mv))
     for fn, fargs in ((_time_updates, (p, th, co, mv, net.rows, net.flip, 1)),
                       (_time_refresh, (us, th, playable, co, net.w1, net.b1, 1)),
-                      (_time_evaluate, (p, co, net.w2, np.int64(net.b2), np.int64(net.scale), 1))):
+                      (_time_evaluate, (p, co, net.w2, net.b2, np.int64(net.scale), 1))):
         fn(*fargs)  # compile or load
     timings = {}
     started = time.process_time()
@@ -227,7 +236,7 @@ def _time_updates_and_evaluation(net: Network, rng: random.Random, positions: in
     _time_refresh(us, th, playable, co, net.w1, net.b1, repeat)
     timings["full recomputation"] = time.process_time() - started
     started = time.process_time()
-    _time_evaluate(p, co, net.w2, np.int64(net.b2), np.int64(net.scale), repeat)
+    _time_evaluate(p, co, net.w2, net.b2, np.int64(net.scale), repeat)
     timings["evaluation from accumulators"] = time.process_time() - started
     n = repeat * len(mv)
     print(f"hidden {net.hidden}; {len(mv)} moves of random games, flips per move: mean "

@@ -23,6 +23,10 @@ network's weights (of the same inputs, and the same size or fewer hidden units)
 instead of random ones: a round of new data refines the last network rather than
 starting over, or widens it (the added units start with random inputs and no
 output, so the widened network first scores every position as the narrow one).
+``--buckets B`` gives a tuple network ``B`` output layers, chosen by the number of
+pieces (``gameclub.ataxx.engine.nnue.output_bucket``; default: as many as the
+``--init`` network has); from a network of one, each bucket starts as its output
+layer.
 
 The exported network's centipawns are calibrated (``--calibrate K``): its file's
 ``SCALE`` is set so that its own scores of the held-out positions predict their
@@ -54,6 +58,7 @@ from gameclub.ataxx.engine.nnue import (
     TUPLE_BLOCKED,
     TUPLE_ORIGINS,
     TUPLE_STATES,
+    MAX_BUCKETS,
     Network,
     NetworkFileError,
     load_network,
@@ -118,26 +123,33 @@ class NnueModel(nn.Module):
             # The output reads the side to move's units, then the other side's.
             w2 = net.w2.reshape(2, h)
             _load_output(self.out, net, np.concatenate(
-                [np.pad(half, (0, hidden - h)) for half in w2]))
+                [np.pad(half, (0, hidden - h)) for half in w2])[None, :])
 
 
 class TupleModel(nn.Module):
     """The float tuple network: one row per 2x2 square's state, the not-playable
-    squares as a linear layer (whose bias is the accumulator's)."""
+    squares as a linear layer (whose bias is the accumulator's), and ``buckets``
+    output layers."""
 
-    def __init__(self, hidden: int) -> None:
+    def __init__(self, hidden: int, buckets: int = 1) -> None:
         super().__init__()
         # A bag of the 36 active rows, summed without building a [batch, 36, H] tensor.
         self.tuples = nn.EmbeddingBag(TUPLE_BLOCKED, hidden, mode="sum")
         nn.init.uniform_(self.tuples.weight, -0.1, 0.1)
         self.blocked = nn.Linear(64, hidden)
-        self.out = nn.Linear(hidden, 1)
+        self.out = nn.Linear(hidden, buckets)
         self.scale = float(SCALE)
 
-    def forward(self, index: torch.Tensor, blocked: torch.Tensor) -> torch.Tensor:
-        """Centipawns for the side to move from its 36 tuple inputs and the blocked squares."""
+    def forward(self, index: torch.Tensor, blocked: torch.Tensor,
+                pieces: torch.Tensor) -> torch.Tensor:
+        """Centipawns for the side to move from its 36 tuple inputs, the blocked squares
+        and the number of pieces on the board (which picks the output bucket)."""
         acc = self.tuples(index) + self.blocked(blocked)
-        return self.out(torch.clamp(acc, 0, 1) ** 2).squeeze(1) * self.scale
+        outputs = self.out(torch.clamp(acc, 0, 1) ** 2)
+        buckets = self.out.out_features
+        # nnue.output_bucket, on the batch.
+        bucket = torch.clamp(pieces * buckets // MAX_BUCKETS, max=buckets - 1)
+        return outputs.gather(1, bucket[:, None]).squeeze(1) * self.scale
 
     def clip_(self) -> None:
         with torch.no_grad():
@@ -153,32 +165,34 @@ class TupleModel(nn.Module):
                           round(self.scale) if scale is None else scale)
 
     def load_(self, net: Network) -> None:
-        """As ``NnueModel.load_``: this shape or a narrower one."""
+        """As ``NnueModel.load_``: this shape or a narrower one, of as many output
+        buckets or of one (copied into every bucket)."""
         h, hidden = net.hidden, self.out.in_features
         self.scale = float(net.scale)
         with torch.no_grad():
             self.tuples.weight[:, :h].copy_(torch.from_numpy(net.w1[:TUPLE_BLOCKED] / QA))
             self.blocked.weight[:h].copy_(torch.from_numpy(net.w1[TUPLE_BLOCKED:].T / QA))
             self.blocked.bias[:h].copy_(torch.from_numpy(net.b1 / QA))
-            _load_output(self.out, net, np.pad(net.w2, (0, hidden - h)))
+            _load_output(self.out, net, np.pad(net.w2, ((0, 0), (0, hidden - h))))
 
 
 def _load_output(out: nn.Linear, net: Network, w2: np.ndarray) -> None:
-    """The output layer from ``w2``: the network's output weights, with zeros for the
-    units a wider model adds. Those keep their random first-layer weights, so the
-    widened network scores every position exactly as the narrow one and its new
-    units still learn (a unit whose input and output weights are both zero gets no
-    gradient through the squared clipped ReLU)."""
-    out.weight.copy_(torch.from_numpy(w2.reshape(1, -1) / QB))
-    out.bias.fill_(net.b2 / (QA * QB))
+    """The output layer from ``w2`` (``[B, inputs]``, or ``[1, inputs]`` for every
+    bucket): the network's output weights, with zeros for the units a wider model
+    adds. Those keep their random first-layer weights, so the widened network scores
+    every position exactly as the narrow one and its new units still learn (a unit
+    whose input and output weights are both zero gets no gradient through the squared
+    clipped ReLU)."""
+    out.weight.copy_(torch.from_numpy(np.broadcast_to(w2, out.weight.shape) / QB))
+    out.bias.copy_(torch.from_numpy(np.broadcast_to(net.b2, out.bias.shape) / (QA * QB)))
 
 
 def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear, scale: int) -> Network:
     b1 = bias.detach().numpy()
-    w2 = out.weight.detach().numpy().reshape(-1)
-    b2 = float(out.bias.detach().numpy()[0])
+    w2 = out.weight.detach().numpy()
+    b2 = out.bias.detach().numpy().astype(np.float64)
     return Network.from_arrays(np.round(w1 * QA), np.round(b1 * QA), np.round(w2 * QB),
-                               round(b2 * QA * QB), scale)
+                               np.round(b2 * QA * QB).astype(np.int64), scale)
 
 
 def tuple_indices(us_bits: np.ndarray, them_bits: np.ndarray) -> np.ndarray:
@@ -275,6 +289,9 @@ class Dataset:
             # Square bits, side to move's and the other's, and the not-playable ones.
             self.stm, self.other = bits(records["us"]), bits(records["them"])
             self.blocked = 1 - bits(records["playable"])
+            # The number of pieces, which picks the output bucket (no symmetry changes it).
+            self.pieces = (self.stm.sum(axis=1, dtype=np.int64)
+                           + self.other.sum(axis=1, dtype=np.int64))
         else:
             self.stm, self.other = inputs(records["us"], records["them"], records["playable"])
         self.score = records["score"].astype(np.float32)
@@ -310,7 +327,8 @@ class Dataset:
             .astype(np.float32))
         if self.tuples:
             features = (torch.from_numpy(tuple_indices(stm, other)),
-                        torch.from_numpy(blocked.astype(np.float32)))
+                        torch.from_numpy(blocked.astype(np.float32)),
+                        torch.from_numpy(self.pieces[index]))
         else:
             features = (torch.from_numpy(stm.astype(np.float32)),
                         torch.from_numpy(other.astype(np.float32)))
@@ -340,13 +358,20 @@ def data_files(paths: list[Path]) -> list[Path]:
 
 
 def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 64,
-          epochs: int = 10, batch: int = 1024,
+          buckets: int = 1, epochs: int = 10, batch: int = 1024,
           lr: float = 2e-3, wdl: float = 0.5, holdout: float = 0.05, seed: int = 1,
           threads: int = 1, init: Network | None = None, calibrate: float = CALIBRATED_K,
           log=print) -> dict[str, float]:
     """Train, export the best epoch to ``out`` (its output scale calibrated to
     ``calibrate``, 0: the model's own) and return its figures. With ``epochs=0`` the
     ``init`` network is exported as it is, calibrated."""
+    if buckets != 1 and not tuples:
+        raise SystemExit("--buckets: output buckets are for tuple networks (--inputs tuples)")
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise SystemExit(f"--buckets {buckets}: expected 1..{MAX_BUCKETS}")
+    if init is not None and init.buckets not in (1, buckets):
+        raise SystemExit(f"--init: a network of {init.buckets} output buckets, not the "
+                         f"{buckets} asked for (--buckets) nor one")
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
@@ -360,7 +385,7 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
     del train_records, hold_records
     log(f"{len(train_set)} training positions ({len(files) - n_hold} files), "
         f"{len(hold_set)} held out; K = {k:.0f}")
-    model = TupleModel(hidden) if tuples else NnueModel(hidden)
+    model = TupleModel(hidden, buckets) if tuples else NnueModel(hidden)
     if init is not None:
         if init.tuples != tuples or init.hidden > hidden:
             raise SystemExit(f"--init: a {'tuple' if init.tuples else 'piece-square'} network "
@@ -426,6 +451,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--inputs", choices=("piece-square", "tuples"), default="piece-square",
                         help="the network's inputs (gameclub.ataxx.engine.nnue)")
     parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--buckets", type=int,
+                        help="output layers of a tuple network, chosen by the number of "
+                             f"pieces (1..{MAX_BUCKETS}; default: the --init network's, or 1)")
     parser.add_argument("--epochs", type=int, default=10,
                         help="0: export the --init network again, only calibrated")
     parser.add_argument("--batch", type=int, default=1024)
@@ -453,7 +481,10 @@ def main(argv: list[str] | None = None) -> None:
         except NetworkFileError as exc:
             parser.error(f"--init: {exc}")
     figures = train(data_files(args.data), args.out, tuples=args.inputs == "tuples",
-                    hidden=args.hidden, epochs=args.epochs,
+                    hidden=args.hidden,
+                    buckets=(args.buckets if args.buckets is not None
+                             else init.buckets if init is not None else 1),
+                    epochs=args.epochs,
                     batch=args.batch, lr=args.lr, wdl=args.wdl, holdout=args.holdout,
                     seed=args.seed, threads=args.threads, init=init,
                     calibrate=args.calibrate, log=lambda s: print(s, file=sys.stderr, flush=True))

@@ -63,12 +63,17 @@ def random_network(seed: int, hidden: int = 16) -> Network:
                                int(rng.integers(-9999, 9999)), 400)
 
 
-def random_tuple_network(seed: int, hidden: int = 16) -> Network:
+def random_tuple_network(seed: int, hidden: int = 16, buckets: int = 1) -> Network:
     rng = np.random.default_rng(seed)
     return Network.from_arrays(rng.integers(-200, 200, (N_TUPLE_INPUTS, hidden)),
                                rng.integers(-300, 300, hidden),
-                               rng.integers(-2000, 2000, hidden),
-                               int(rng.integers(-9999, 9999)), 400)
+                               rng.integers(-2000, 2000, (buckets, hidden)),
+                               rng.integers(-9999, 9999, buckets), 400)
+
+
+def bucketed_tuple_network(seed: int, hidden: int = 16) -> Network:
+    """A tuple network with 8 output buckets."""
+    return random_tuple_network(seed, hidden, buckets=8)
 
 
 def full_eval(net: Network, board: Board) -> int:
@@ -76,11 +81,11 @@ def full_eval(net: Network, board: Board) -> int:
     if net.tuples:
         return int(evaluate_tuples_kernel(
             np.uint64(board.pieces(board.turn)), np.uint64(board.pieces(board.turn.other)),
-            net.rows, net.base(board.playable), net.w2, np.int64(net.b2), np.int64(net.scale)))
+            net.rows, net.base(board.playable), net.w2, net.b2, np.int64(net.scale)))
     return int(evaluate_position(np.uint64(board.pieces(board.turn)),
                                  np.uint64(board.pieces(board.turn.other)),
                                  np.uint64(board.playable), int(board.turn), net.w1, net.b1,
-                                 net.w2, np.int64(net.b2), np.int64(net.scale)))
+                                 net.w2, net.b2, np.int64(net.scale)))
 
 
 def fresh_acc(net: Network, board: Board) -> np.ndarray:
@@ -126,7 +131,7 @@ def test_incremental_update_equals_full_recomputation_after_every_move(seed: int
                           to_kernel_move(move), net.rows, net.flip)
             board.push(move)
             np.testing.assert_array_equal(child, fresh_acc(net, board), err_msg=board.fen())
-            assert int(evaluate_kernel(child, int(board.turn), net.w2, np.int64(net.b2),
+            assert int(evaluate_kernel(child, int(board.turn), net.w2, net.b2,
                                        np.int64(net.scale))) == full_eval(net, board)
             acc = child
 
@@ -149,7 +154,11 @@ def tuple_reference(net: Network, board: Board) -> int:
         if not board.playable >> sq & 1:
             acc += net.w1[2916 + sq]
     hidden = np.clip(acc, 0, QA)
-    total = int((hidden * hidden * net.w2.astype(np.int64)).sum()) // QA + net.b2
+    # The output layer of the bucket of its number of pieces: B equal ranges of 0..49.
+    pieces = bin(board.pieces(board.turn) | board.pieces(board.turn.other)).count("1")
+    bucket = min(net.buckets - 1, pieces * net.buckets // 50)
+    total = (int((hidden * hidden * net.w2[bucket].astype(np.int64)).sum()) // QA
+             + int(net.b2[bucket]))
     return max(-20000, min(20000, total * net.scale // (QA * QB)))
 
 
@@ -157,7 +166,7 @@ def tuple_reference(net: Network, board: Board) -> int:
 @given(st.integers(0, 2**32))
 def test_the_tuple_kernel_reads_its_inputs_as_documented(seed: int) -> None:
     rng = random.Random(seed)
-    net = random_tuple_network(seed % 5)
+    net = random_tuple_network(seed % 5, buckets=(1, 2, 8, 50)[seed % 4])
     checked = 0
     while checked < 10:
         board = random_position(rng, sizes=(7,))  # Blocs-Config boards among them
@@ -185,7 +194,7 @@ def master() -> Engine:
     return engine
 
 
-@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
 def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scratch(
         master: Engine, tmp_path: Path, rng: random.Random, make) -> None:
     net = make(11, hidden=24)
@@ -212,7 +221,7 @@ def test_depth_one_search_with_the_network_is_the_best_child_evaluated_from_scra
         search.use_network()  # master's default: the shipped network
 
 
-@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
 def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
         master: Engine, tmp_path: Path, rng: random.Random, make) -> None:
     # The search builds the accumulators of the first ply only when a leaf below needs
@@ -260,7 +269,7 @@ def test_depth_two_search_with_the_network_is_the_two_ply_maximum_from_scratch(
         search.options[:] = saved
 
 
-@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
 def test_deeper_searches_with_the_network_play_legal_moves(master: Engine, tmp_path: Path,
                                                          rng: random.Random, make) -> None:
     path = tmp_path / "net.bin"
@@ -301,23 +310,47 @@ def test_master_evaluates_with_the_shipped_network_on_7x7_boards_only(rng: rando
     assert differ[7] > 0
 
 
-@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
 def test_weights_file_round_trip(tmp_path: Path, make) -> None:
     net = make(2)
     path = tmp_path / "net.bin"
     path.write_bytes(net.to_bytes())
     loaded = load_network(path)
-    assert loaded.tuples == (make is random_tuple_network)
-    for name in ("w1", "b1", "w2", "flip"):
+    assert loaded.tuples == (make is not random_network)
+    assert loaded.buckets == (8 if make is bucketed_tuple_network else 1)
+    # One output layer is written as version 1, buckets as version 2.
+    assert path.read_bytes()[8] == (2 if make is bucketed_tuple_network else 1)
+    for name in ("w1", "b1", "w2", "b2", "flip"):
         np.testing.assert_array_equal(getattr(loaded, name), getattr(net, name))
-    assert (loaded.b2, loaded.scale) == (net.b2, net.scale)
+    assert loaded.scale == net.scale
 
 
-@pytest.mark.parametrize("make", [random_network, random_tuple_network])
+def test_output_buckets_are_for_tuple_networks_and_a_bad_count_is_refused(
+        tmp_path: Path) -> None:
+    square = random_network(2)
+    with pytest.raises(ValueError, match="buckets are for tuple networks"):
+        Network.from_arrays(square.w1, square.b1, np.tile(square.w2, (2, 1)),
+                            np.zeros(2, dtype=np.int64), square.scale)
+    tuples = bucketed_tuple_network(2)
+    with pytest.raises(ValueError, match="one bias per layer"):
+        Network.from_arrays(tuples.w1, tuples.b1, tuples.w2, tuples.b2[:3], tuples.scale)
+    data = bytearray(tuples.to_bytes())
+    data[32:36] = (51).to_bytes(4, "little")  # the bucket count of a version-2 header
+    path = tmp_path / "net.bin"
+    path.write_bytes(bytes(data))
+    with pytest.raises(NetworkFileError, match="51 output buckets"):
+        load_network(path)
+    data[32:36] = (7).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    with pytest.raises(NetworkFileError, match="7 output buckets.*truncated"):
+        load_network(path)
+
+
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
 @pytest.mark.parametrize(("damage", "message"), [
     (lambda b: b[:20], "shorter than the header"),
     (lambda b: b"GCAXNNUF" + b[8:], "not a network file"),
-    (lambda b: b[:8] + (2).to_bytes(4, "little") + b[12:], "format version 2"),
+    (lambda b: b[:8] + (3).to_bytes(4, "little") + b[12:], "format version 3"),
     (lambda b: b[:-2], "truncated"),
     (lambda b: b[:-3] + bytes([b[-3] ^ 1]) + b[-2:], "checksum mismatch"),
     (lambda b: b[:12] + (193).to_bytes(4, "little") + b[16:], "inputs 193"),
@@ -339,7 +372,7 @@ def test_weights_whose_accumulators_could_overflow_int16_are_refused(tmp_path: P
     # The same weights in a file (written by hand: to_bytes needs a Network).
     header = bytearray(net.to_bytes()[:36])
     payload = (big.astype("<i2").tobytes() + net.b1.astype("<i2").tobytes()
-               + net.w2.astype("<i2").tobytes() + np.array([net.b2], "<i4").tobytes())
+               + net.w2.astype("<i2").tobytes() + net.b2.astype("<i4").tobytes())
     header[32:36] = np.array([zlib.crc32(payload)], "<u4").tobytes()
     path = tmp_path / "net.bin"
     path.write_bytes(bytes(header) + payload)
@@ -501,7 +534,7 @@ def test_integer_network_matches_the_float_one_within_the_quantisation_error(
     w1, b1 = model.ft.weight.detach().numpy().T, model.ft.bias.detach().numpy()
     w2, b2 = model.out.weight.detach().numpy().reshape(-1), float(model.out.bias.detach()[0])
     dw1, db1 = net.w1 / QA - w1, net.b1 / QA - b1
-    q2 = net.w2 / QB
+    q2 = net.w2[0] / QB
     diffs: list[float] = []
     spread: list[float] = []
     for _ in range(200):
@@ -520,7 +553,7 @@ def test_integer_network_matches_the_float_one_within_the_quantisation_error(
         acc_error = np.concatenate([np.abs(stm @ dw1 + db1), np.abs(other @ dw1 + db1)])
         h = np.clip(np.concatenate([stm @ w1 + b1, other @ w1 + b1]), 0, 1) ** 2
         bound = train.SCALE * (np.abs(q2) @ (2 * acc_error) + h @ np.abs(q2 - w2)
-                               + abs(net.b2 / (QA * QB) - b2)) + 2
+                               + abs(net.b2[0] / (QA * QB) - b2)) + 2
         assert abs(full_eval(net, board) - expected) <= bound, (board.fen(), expected, bound)
         diffs.append(abs(full_eval(net, board) - expected))
         spread.append(abs(expected))
@@ -531,10 +564,12 @@ def test_integer_network_matches_the_float_one_within_the_quantisation_error(
 
 
 @needs_torch
-def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random) -> None:
+@pytest.mark.parametrize("buckets", [1, 8])
+def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random,
+                                                         buckets: int) -> None:
     train = _script("nnue_train")
     torch.manual_seed(5)
-    model = train.TupleModel(32)
+    model = train.TupleModel(32, buckets)
     with torch.no_grad():
         model.tuples.weight.uniform_(-0.05, 0.15)
         model.blocked.weight.uniform_(-0.1, 0.1)
@@ -542,7 +577,7 @@ def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random) -> 
         model.out.weight.uniform_(-1, 1)
     model.clip_()
     net = model.export()
-    assert net.tuples
+    assert net.tuples and net.buckets == buckets
     diffs: list[float] = []
     spread: list[float] = []
     while len(diffs) < 150:
@@ -552,9 +587,10 @@ def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random) -> 
         us = train.bits(np.array([board.pieces(board.turn)], dtype=np.uint64))
         them = train.bits(np.array([board.pieces(board.turn.other)], dtype=np.uint64))
         blocked = 1 - train.bits(np.array([board.playable], dtype=np.uint64))
+        pieces = torch.tensor([int(us.sum()) + int(them.sum())])
         with torch.no_grad():
             expected = float(model(torch.from_numpy(train.tuple_indices(us, them)),
-                                   torch.from_numpy(blocked.astype(np.float32)))[0])
+                                   torch.from_numpy(blocked.astype(np.float32)), pieces)[0])
         diffs.append(abs(full_eval(net, board) - expected))
         spread.append(abs(expected))
     # Rounding each weight to 1/255 moves the output a little against its spread.
@@ -562,31 +598,41 @@ def test_the_integer_tuple_network_matches_the_float_one(rng: random.Random) -> 
 
 
 @needs_torch
-@pytest.mark.parametrize("inputs", ["piece-square", "tuples"])
+@pytest.mark.parametrize("inputs", ["piece-square", "tuples", "tuples --buckets 4"])
 def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path, inputs: str) -> None:
     selfplay = _script("nnue_selfplay")
     train = _script("nnue_train")
     data = tmp_path / "data"
     selfplay.main([str(data), "--games", "4", "--shard", "2", "--nodes", "200",
                    "--workers", "1"])
+    kind, *options = inputs.split()  # the network's kind, and its output buckets
     out = tmp_path / "net.bin"
-    train.main([str(data), "--out", str(out), "--inputs", inputs, "--hidden", "8",
+    train.main([str(data), "--out", str(out), "--inputs", kind, *options, "--hidden", "8",
                 "--epochs", "2", "--batch", "64", "--holdout", "0.5"])
     net = load_network(out)
     assert net.hidden == 8
-    assert net.tuples == (inputs == "tuples")
+    assert net.tuples == (kind == "tuples")
+    assert net.buckets == (4 if options else 1)
     search = Engine("master", seed=2, hash_mb=2)._master_search()
     assert search.use_network(path=out)
     board = Board()
     assert board.is_legal(search.search(board, SearchLimits(nodes=2000)).move)
     # A further round starts from that network; one of another size is refused.
     again = tmp_path / "again.bin"
-    train.main([str(data), "--out", str(again), "--inputs", inputs, "--hidden", "8",
+    train.main([str(data), "--out", str(again), "--inputs", kind, *options, "--hidden", "8",
                 "--epochs", "1", "--batch", "64", "--holdout", "0.5", "--init", str(out)])
     assert load_network(again).hidden == 8
     with pytest.raises(SystemExit, match="hidden units"):
-        train.main([str(data), "--out", str(again), "--inputs", inputs, "--hidden", "4",
+        train.main([str(data), "--out", str(again), "--inputs", kind, *options, "--hidden", "4",
                     "--init", str(out)])
+    if options:
+        with pytest.raises(SystemExit, match="4 output buckets"):
+            train.main([str(data), "--out", str(again), "--inputs", kind, "--buckets", "2",
+                        "--hidden", "8", "--init", str(out)])
+    else:
+        with pytest.raises(SystemExit, match="buckets"):
+            train.main([str(data), "--out", str(again), "--inputs", "piece-square",
+                        "--buckets", "2", "--hidden", "8"])
 
 
 @needs_torch
@@ -626,14 +672,13 @@ def test_training_calibrates_the_exported_scale_on_the_held_out_positions(
                     str(shipped.hidden), "--epochs", "0", "--holdout", "0.5", "--init", "1",
                     "--calibrate", str(target)])
         net = load_network(out)
-        for name in ("w1", "b1", "w2"):
+        for name in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(getattr(net, name), getattr(shipped, name))
-        assert net.b2 == shipped.b2
         held = read_many(sorted(data.glob("*.bin"))[2:])
         held = held[held["flags"] == 0]
         cp = np.array([evaluate_tuples_kernel(r["us"], r["them"], net.rows,
                                               net.base(int(r["playable"])), net.w2,
-                                              np.int64(net.b2), np.int64(net.scale))
+                                              net.b2, np.int64(net.scale))
                        for r in held], dtype=np.float64)
         # The integer evaluation rounds down to whole centipawns: a fraction of a percent.
         assert train.logistic_k(cp, (held["result"] + 1) / 2) == pytest.approx(target, rel=0.01)
@@ -641,7 +686,7 @@ def test_training_calibrates_the_exported_scale_on_the_held_out_positions(
     assert load_network(tmp_path / "cal400.bin").scale == pytest.approx(
         load_network(tmp_path / "cal150.bin").scale * 400 / 150, rel=0.01)
     # A refinement of a calibrated network starts from its scores, scale included.
-    model = train.TupleModel(shipped.hidden)
+    model = train.TupleModel(shipped.hidden, shipped.buckets)
     model.load_(load_network(tmp_path / "cal400.bin"))
     assert model.export().scale == load_network(tmp_path / "cal400.bin").scale
     with pytest.raises(SystemExit, match="--init"):
@@ -684,26 +729,44 @@ def test_training_clips_the_tuple_rows_so_that_no_accumulator_leaves_int16() -> 
 
 
 @needs_torch
-@pytest.mark.parametrize("hidden,tuples", [(16, False), (16, True)])
-def test_a_network_loaded_into_the_float_model_exports_as_itself(hidden: int,
-                                                                 tuples: bool) -> None:
+@pytest.mark.parametrize("hidden,tuples,buckets", [(16, False, 1), (16, True, 1),
+                                                   (16, True, 8)])
+def test_a_network_loaded_into_the_float_model_exports_as_itself(hidden: int, tuples: bool,
+                                                                 buckets: int) -> None:
     # --init unquantises a network into the float model: exported again, every weight
     # rounds back to what it was.
     train = _script("nnue_train")
-    gen = np.random.default_rng(hidden + tuples)
+    gen = np.random.default_rng(hidden + tuples + buckets)
     inputs = N_TUPLE_INPUTS if tuples else N_INPUTS
     outputs = hidden if tuples else 2 * hidden
     net = Network.from_arrays(gen.integers(-60, 60, (inputs, hidden)),
-                              gen.integers(-200, 200, hidden), gen.integers(-127 * QB // 2,
-                                                                            127 * QB // 2,
-                                                                            outputs),
-                              int(gen.integers(-10 ** 6, 10 ** 6)), train.SCALE)
-    model = train.TupleModel(hidden) if tuples else train.NnueModel(hidden)
+                              gen.integers(-200, 200, hidden),
+                              gen.integers(-127 * QB // 2, 127 * QB // 2, (buckets, outputs)),
+                              gen.integers(-10 ** 6, 10 ** 6, buckets), train.SCALE)
+    model = train.TupleModel(hidden, buckets) if tuples else train.NnueModel(hidden)
     model.load_(net)
     again = model.export()
-    for name in ("w1", "b1", "w2"):
+    for name in ("w1", "b1", "w2", "b2"):
         np.testing.assert_array_equal(getattr(again, name), getattr(net, name), err_msg=name)
-    assert again.b2 == net.b2
+
+
+@needs_torch
+def test_one_output_layer_loaded_into_buckets_scores_every_position_as_before(
+        rng: random.Random) -> None:
+    # --init with --buckets: every bucket starts as the network's one output layer.
+    train = _script("nnue_train")
+    single = random_tuple_network(6, hidden=8)
+    model = train.TupleModel(8, buckets=5)
+    model.load_(single)
+    bucketed = model.export()
+    assert bucketed.buckets == 5
+    checked = 0
+    while checked < 20:
+        board = random_position(rng, sizes=(7,))
+        if board is None:
+            continue
+        assert full_eval(bucketed, board) == full_eval(single, board), board.fen()
+        checked += 1
 
 
 @needs_torch

@@ -58,11 +58,18 @@ the perspective, so the accumulator is summed afresh at each evaluation, from a
 starting vector (``b1`` and the not-playable rows: :meth:`Network.base`) that a
 search computes once.
 
+**Output buckets** (tuple networks): ``B`` output layers instead of one, the one
+that scores a position chosen by its number of pieces (``pieces * B // 50``,
+:func:`output_bucket`). The game changes in kind as the board fills (mobility and
+shape early, the count of pieces at the end), and one hidden layer feeding one
+output must mix both; a bucket costs the search nothing but the choice of a row.
+
 The weights file (little-endian): magic ``b"GCAXNNUE"``, then u32 fields version
-(1), inputs (192 or 2,980: the kind), hidden size ``H``, ``QA``, ``QB``, ``SCALE``,
-and the CRC-32 of the payload; then the payload: ``W1`` int16 ``[inputs, H]``,
-``b1`` int16 ``[H]``, ``W2`` int16 (``[2H]`` piece-square, ``[H]`` tuples), ``b2``
-int32.
+(1, or 2 with output buckets), inputs (192 or 2,980: the kind), hidden size ``H``,
+``QA``, ``QB``, ``SCALE``, (version 2 only) the number of buckets ``B``, and the
+CRC-32 of the payload; then the payload: ``W1`` int16 ``[inputs, H]``, ``b1`` int16
+``[H]``, ``W2`` int16 (``[2H]`` piece-square, ``[B, H]`` tuples), ``b2`` int32
+``[B]``. A network of one bucket is written as version 1.
 """
 
 from __future__ import annotations
@@ -76,10 +83,14 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from gameclub.ataxx.bitboard import CLONE_FROM, PASS_MOVE, SINGLES, lowest_square
+from gameclub.ataxx.bitboard import CLONE_FROM, PASS_MOVE, SINGLES, lowest_square, popcount
 
 MAGIC = b"GCAXNNUE"
 VERSION = 1
+#: the format version of a file with output buckets (its header has one field more).
+VERSION_BUCKETS = 2
+#: the most output buckets a file may have (one per number of pieces, 0..49, at most).
+MAX_BUCKETS = 50
 #: inputs of a piece-square network.
 N_INPUTS = 192
 #: 2x2 squares of the 7x7 board, and the states of one.
@@ -97,6 +108,7 @@ _TERNARY = np.array([sum(3 ** k for k in range(4) if m >> k & 1) for m in range(
 QA = 255
 QB = 256
 _HEADER = 8 + 7 * 4
+_HEADER_BUCKETS = _HEADER + 4
 #: the row of ``Network.rows`` that holds zeros: the "from" square of a clone or a pass.
 NO_ROW = N_INPUTS
 #: the largest accumulator value int16 holds (see the module docstring).
@@ -117,8 +129,10 @@ class Network:
 
     w1: np.ndarray  # [inputs, H] int16
     b1: np.ndarray  # [H] int16
-    w2: np.ndarray  # [2H] (piece-square: side to move first) or [H] (tuples), int32
-    b2: int
+    #: ``[B, 2H]`` (piece-square, side to move first; ``B`` = 1) or ``[B, H]``
+    #: (tuples), int32: one output layer per bucket (:func:`output_bucket`).
+    w2: np.ndarray
+    b2: np.ndarray  # [B] int64
     scale: int
     #: piece-square: ``w1[sq] - w1[64 + sq]``, what a flip to the perspective's side
     #: adds (int16, wrapping: the sums stay exact, see the module docstring).
@@ -138,26 +152,46 @@ class Network:
         return int(self.w1.shape[0])
 
     @property
+    def buckets(self) -> int:
+        """The number of output layers (:func:`output_bucket`)."""
+        return int(self.w2.shape[0])
+
+    @property
     def tuples(self) -> bool:
         """Whether this is a tuple network (else piece-square)."""
         return self.inputs == N_TUPLE_INPUTS
 
     @classmethod
-    def from_arrays(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int,
-                    scale: int) -> Network:
-        """A network from integer weights; ValueError if they do not fit the kernels."""
+    def from_arrays(cls, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                    b2: int | np.ndarray, scale: int) -> Network:
+        """A network from integer weights; ValueError if they do not fit the kernels.
+
+        ``w2`` is ``[2H]`` or ``[H]`` for one output, or ``[B, H]`` (tuples) and then
+        ``b2`` is ``[B]``.
+        """
         wide = np.asarray(w1, dtype=np.int64)
         bias = np.asarray(b1, dtype=np.int64)
         out = np.asarray(w2, dtype=np.int64)
+        if out.ndim == 1:
+            out = out[None, :]
+        out_bias = np.asarray(b2, dtype=np.int64).reshape(-1)
         if wide.ndim != 2 or wide.shape[0] not in (N_INPUTS, N_TUPLE_INPUTS):
             raise ValueError(f"first-layer weights of shape {wide.shape}; expected "
                              f"({N_INPUTS}, H) or ({N_TUPLE_INPUTS}, H)")
         tuples = wide.shape[0] == N_TUPLE_INPUTS
         outputs = wide.shape[1] if tuples else 2 * wide.shape[1]
-        if bias.shape != (wide.shape[1],) or out.shape != (outputs,):
+        if bias.shape != (wide.shape[1],) or out.ndim != 2 or out.shape[1:] != (outputs,):
             raise ValueError(f"weights of shapes {wide.shape}, {bias.shape}, {out.shape}; "
                              f"expected ({wide.shape[0]}, H), (H,), "
-                             f"({'H' if tuples else '2H'},)")
+                             f"({'B, H' if tuples else '2H'})")
+        if not 1 <= out.shape[0] <= (MAX_BUCKETS if tuples else 1) \
+                or out_bias.shape != (out.shape[0],):
+            raise ValueError(f"{out.shape[0]} output layers and {out_bias.size} output biases; "
+                             "expected one bias per layer, "
+                             + (f"1..{MAX_BUCKETS} layers" if tuples
+                                else "one layer (buckets are for tuple networks)"))
+        if out_bias.min() < -2 ** 31 or out_bias.max() >= 2 ** 31:
+            raise ValueError(f"b2 does not fit in int32 (range {out_bias.min()}..{out_bias.max()})")
         for name, arr in (("w1", wide), ("b1", bias), ("w2", out)):
             if arr.size and (arr.min() < -32768 or arr.max() > 32767):
                 raise ValueError(f"{name} does not fit in int16 (range {arr.min()}..{arr.max()})")
@@ -184,7 +218,8 @@ class Network:
             rows[:N_INPUTS] = w16
             flip = (wide[:64] - wide[64:128]).astype(np.int16)  # wraps; see the docstring
         return cls(w1=w16, b1=np.ascontiguousarray(bias, dtype=np.int16),
-                   w2=np.ascontiguousarray(out, dtype=np.int32), b2=int(b2), scale=int(scale),
+                   w2=np.ascontiguousarray(out, dtype=np.int32),
+                   b2=np.ascontiguousarray(out_bias), scale=int(scale),
                    flip=np.ascontiguousarray(flip), rows=rows)
 
     def base(self, playable: int) -> np.ndarray:
@@ -201,11 +236,13 @@ class Network:
     def to_bytes(self) -> bytes:
         """The weights file's bytes."""
         payload = (self.w1.astype("<i2").tobytes() + self.b1.astype("<i2").tobytes()
-                   + self.w2.astype("<i2").tobytes() + np.array([self.b2], "<i4").tobytes())
-        header = MAGIC + np.array(
-            [VERSION, self.inputs, self.hidden, QA, QB, self.scale, zlib.crc32(payload)],
-            dtype="<u4").tobytes()
-        return header + payload
+                   + self.w2.astype("<i2").tobytes() + self.b2.astype("<i4").tobytes())
+        fields = [self.inputs, self.hidden, QA, QB, self.scale]
+        if self.buckets == 1:
+            fields = [VERSION, *fields]
+        else:
+            fields = [VERSION_BUCKETS, *fields, self.buckets]
+        return MAGIC + np.array([*fields, zlib.crc32(payload)], dtype="<u4").tobytes() + payload
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "weights") -> Network:
@@ -215,22 +252,32 @@ class Network:
         if data[:8] != MAGIC:
             raise NetworkFileError(f"{name}: not a network file (magic {data[:8]!r}, "
                                    f"expected {MAGIC!r})")
-        version, inputs, hidden, qa, qb, scale, crc = (
-            int(v) for v in np.frombuffer(data[8:_HEADER], dtype="<u4"))
-        if version != VERSION:
-            raise NetworkFileError(f"{name}: format version {version}, expected {VERSION}")
+        version = int(np.frombuffer(data[8:12], dtype="<u4")[0])
+        if version not in (VERSION, VERSION_BUCKETS):
+            raise NetworkFileError(f"{name}: format version {version}, expected {VERSION} "
+                                   f"or {VERSION_BUCKETS}")
+        size = _HEADER if version == VERSION else _HEADER_BUCKETS
+        if len(data) < size:
+            raise NetworkFileError(f"{name}: {len(data)} bytes, shorter than the header")
+        fields = [int(v) for v in np.frombuffer(data[12:size], dtype="<u4")]
+        inputs, hidden, qa, qb, scale = fields[:5]
+        buckets, crc = (1, fields[5]) if version == VERSION else fields[5:]
         if inputs not in (N_INPUTS, N_TUPLE_INPUTS) or qa != QA or qb != QB \
                 or not 0 < hidden <= 4096:
             raise NetworkFileError(
                 f"{name}: inputs {inputs}, hidden {hidden}, QA {qa}, QB {qb}; this engine "
                 f"reads {N_INPUTS} or {N_TUPLE_INPUTS} inputs, QA {QA}, QB {QB}, "
                 "1..4096 hidden units")
+        if not 1 <= buckets <= (MAX_BUCKETS if inputs == N_TUPLE_INPUTS else 1):
+            raise NetworkFileError(f"{name}: {buckets} output buckets; this engine reads "
+                                   f"1..{MAX_BUCKETS} for tuple networks, 1 for piece-square")
         outputs = hidden if inputs == N_TUPLE_INPUTS else 2 * hidden
-        payload = data[_HEADER:]
-        expected = 2 * (inputs * hidden + hidden + outputs) + 4
+        payload = data[size:]
+        expected = 2 * (inputs * hidden + hidden + buckets * outputs) + 4 * buckets
         if len(payload) != expected:
             raise NetworkFileError(f"{name}: payload of {len(payload)} bytes, expected "
-                                   f"{expected} for {inputs} inputs and {hidden} hidden units "
+                                   f"{expected} for {inputs} inputs, {hidden} hidden units "
+                                   f"and {buckets} output bucket{'s' if buckets > 1 else ''} "
                                    "(truncated?)")
         if zlib.crc32(payload) != crc:
             raise NetworkFileError(f"{name}: checksum mismatch (corrupted file)")
@@ -239,9 +286,9 @@ class Network:
         at += 2 * inputs * hidden
         b1 = np.frombuffer(payload, "<i2", hidden, at)
         at += 2 * hidden
-        w2 = np.frombuffer(payload, "<i2", outputs, at)
-        at += 2 * outputs
-        b2 = int(np.frombuffer(payload, "<i4", 1, at)[0])
+        w2 = np.frombuffer(payload, "<i2", buckets * outputs, at).reshape(buckets, outputs)
+        at += 2 * buckets * outputs
+        b2 = np.frombuffer(payload, "<i4", buckets, at)
         try:
             return cls.from_arrays(w1, b1, w2, b2, scale)
         except ValueError as exc:
@@ -368,11 +415,19 @@ def _centipawns(total, b2, scale):
 
 
 @njit(inline="always", cache=True)
+def output_bucket(us, them, buckets):
+    """The output layer that scores a position: by its number of pieces, ``buckets``
+    equal ranges of 0..49."""
+    return min(buckets - 1, popcount(us | them) * buckets // MAX_BUCKETS)
+
+
+@njit(inline="always", cache=True)
 def evaluate(acc, color, w2, b2, scale):
     """Centipawns for ``color`` (the side to move) from the accumulators, within ``EVAL_LIMIT``."""
     hidden = acc.shape[1]
-    total = _screlu_dot(acc[color], w2[:hidden]) + _screlu_dot(acc[1 - color], w2[hidden:])
-    return _centipawns(total, b2, scale)
+    out = w2[0]
+    total = _screlu_dot(acc[color], out[:hidden]) + _screlu_dot(acc[1 - color], out[hidden:])
+    return _centipawns(total, b2[0], scale)
 
 
 @njit(cache=True)
@@ -462,7 +517,8 @@ def evaluate_tuples(us, them, rows, base, w2, b2, scale, acc):
                   + r30[j] + r31[j] + r32[j] + r33[j] + r34[j] + r35[j]
                   + r40[j] + r41[j] + r42[j] + r43[j] + r44[j] + r45[j]
                   + r50[j] + r51[j] + r52[j] + r53[j] + r54[j] + r55[j])
-    return _centipawns(_screlu_dot(acc, w2), b2, scale)
+    bucket = output_bucket(us, them, len(w2))
+    return _centipawns(_screlu_dot(acc, w2[bucket]), b2[bucket], scale)
 
 
 @njit(cache=True)

@@ -746,7 +746,7 @@ def search_kernel(us0, them0, playable, color0, clock0, stuck, tie_second, fifty
 
 #: placeholders of the network's arrays when it is off (same types: one compiled kernel).
 _NO_NETWORK = (np.zeros((1, 1), dtype=np.int16), np.zeros(1, dtype=np.int16),
-               np.zeros(2, dtype=np.int32), np.int64(0), np.int64(1),
+               np.zeros((1, 2), dtype=np.int32), np.zeros(1, dtype=np.int64), np.int64(1),
                np.zeros((64, 1), dtype=np.int16))
 
 #: the board size the network was trained on; other sizes keep the hand-written terms.
@@ -841,9 +841,9 @@ class MasterSearch:
         if net is None or (board.width, board.height) != NETWORK_BOARD:
             return (NET_NONE, *_NO_NETWORK)
         if net.tuples:
-            return (NET_TUPLES, net.rows, net.base(board.playable), net.w2, np.int64(net.b2),
+            return (NET_TUPLES, net.rows, net.base(board.playable), net.w2, net.b2,
                     np.int64(net.scale), net.flip)
-        return (NET_PIECE_SQUARE, net.rows, net.b1, net.w2, np.int64(net.b2),
+        return (NET_PIECE_SQUARE, net.rows, net.b1, net.w2, net.b2,
                 np.int64(net.scale), net.flip)
 
     def _eval_cache(self, board: Board) -> np.ndarray:
