@@ -51,6 +51,7 @@ from torch import nn
 
 from gameclub.ataxx.engine.nnue import (
     ACC_LIMIT,
+    MAX_BUCKETS,
     N_INPUTS,
     N_TUPLES,
     QA,
@@ -58,7 +59,6 @@ from gameclub.ataxx.engine.nnue import (
     TUPLE_BLOCKED,
     TUPLE_ORIGINS,
     TUPLE_STATES,
-    MAX_BUCKETS,
     Network,
     NetworkFileError,
     load_network,
