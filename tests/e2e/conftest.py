@@ -197,11 +197,14 @@ def new_page(
     """``new_page(base_url)``: a page in a context of its own (its own cookies: another person).
 
     JavaScript errors thrown by the page fail the test. When a test fails, a
-    screenshot and the console of each page are kept in the test's tmp_path.
+    screenshot, the console and the socket frames of each page are kept in the
+    test's tmp_path, and the end of each console and socket record is printed
+    with the failure (a CI run keeps only what it printed).
     """
     contexts: list[Any] = []
     errors: list[str] = []
     consoles: list[list[str]] = []
+    sockets: list[list[str]] = []
 
     def make(base_url: str, **options: Any) -> Any:
         context = browser.new_context(base_url=base_url, **options)
@@ -212,6 +215,20 @@ def new_page(
         console: list[str] = []
         consoles.append(console)
         page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+        frames: list[str] = []
+        sockets.append(frames)
+
+        def record(direction: str, payload: str | bytes) -> None:
+            text = payload if isinstance(payload, str) else repr(payload)
+            frames.append(f"{time.monotonic():.3f} {direction} {text[:400]}")
+
+        def watch(ws: Any) -> None:
+            frames.append(f"{time.monotonic():.3f} open {ws.url}")
+            ws.on("framesent", lambda payload: record(">", payload))
+            ws.on("framereceived", lambda payload: record("<", payload))
+            ws.on("close", lambda _: frames.append(f"{time.monotonic():.3f} closed"))
+
+        page.on("websocket", watch)
         return page
 
     yield make
@@ -222,7 +239,11 @@ def new_page(
                 with contextlib.suppress(Exception):
                     page.screenshot(path=str(tmp_path / f"page{number}.png"), full_page=True)
             (tmp_path / f"page{number}.console.txt").write_text("\n".join(consoles[number]))
-        print(f"browser test failed: screenshots and consoles in {tmp_path}")
+            (tmp_path / f"page{number}.socket.txt").write_text("\n".join(sockets[number]))
+            print(f"--- page {number}: the end of its console:", *consoles[number][-20:],
+                  f"--- page {number}: the end of its socket frames:", *sockets[number][-30:],
+                  sep="\n")
+        print(f"browser test failed: screenshots, consoles and sockets in {tmp_path}")
     for context in contexts:
         with contextlib.suppress(Exception):
             context.close()

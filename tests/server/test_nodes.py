@@ -794,6 +794,26 @@ def test_a_game_read_on_another_node_says_who_is_online_in_the_club(start_nodes)
     wait_for({"x": False, "o": True})
 
 
+def test_a_node_is_alive_in_the_club_from_its_start(start_nodes, redis_server):
+    """An owner forgets the pages of a node that is not alive: a node just started,
+    whose first renewal is far away (a long lease here), follows a game of another
+    node at once, and its page still sees every move after the owner's checks ran."""
+    (owner,) = start_nodes(1)
+    (late,) = start_nodes(1, env={"GAMECLUB_LEASE_SECONDS": "60"})
+    client = redis.Redis.from_url(redis_server.url)
+    assert client.exists(f"gc:alive:{late.name}")
+    ann, bob, carol = Player(owner), Player(owner), Player(late)
+    game = new_game(ann, bob, owner)
+    ann.connect(owner)
+    bob.connect(owner)
+    carol.connect(late)
+    for player in (ann, bob, carol):
+        player.sub(game)
+    time.sleep(LEASE_S)  # the owner has checked the nodes of its remote pages meanwhile
+    moves = alternate((ann, bob), game, range(2))
+    assert carol.wait_plies(2)["moves"] == moves
+
+
 def test_player_and_spectator_on_different_nodes_see_the_same_moves(start_nodes):
     first, second, third = start_nodes(3, env={"GAMECLUB_GUESTS_PER_ADDRESS_PER_HOUR": "3"})
     ann, bob, carol = Player(first), Player(second), Player(third)

@@ -123,6 +123,11 @@ def lease_key(game_id: str) -> str:
     return f"gc:lease:{game_id}"
 
 
+def alive_key(node: str) -> str:
+    """The key a node keeps while it is up (see :meth:`Cluster._renew_all`)."""
+    return f"gc:alive:{node}"
+
+
 def node_channel(node: str) -> str:
     return f"gc:node:{node}"
 
@@ -346,6 +351,16 @@ class Cluster:
             raise StartError(
                 f"cannot reach Redis at {self.settings.redis_url}: {exc or type(exc).__name__}"
             ) from None
+        try:
+            # Alive before it serves: an owner forgets the pages of a node whose key is
+            # missing, and the first renewal is a third of a lease away, in which a
+            # page of this node may already follow another node's game.
+            await asyncio.wait_for(self._mark_alive(), timeout=5)
+        except (RedisError, OSError, TimeoutError) as exc:
+            raise StartError(
+                f"cannot reach Redis at {self.settings.redis_url}: {exc or type(exc).__name__}"
+            ) from None
+        self._was_alive = True
         subscribed = asyncio.get_running_loop().create_future()
         self._loops = [
             asyncio.ensure_future(self._listen(subscribed)),
@@ -403,6 +418,7 @@ class Cluster:
         await self._redis_or_unavailable(
             self.redis.set(lease_key(game_id), self._value(1), nx=True, px=self.lease_ms)
         )
+        log.info("node %s owns new game %s in epoch 1", self.node, game_id)
         return 1
 
     async def take_over(self, game_id: str) -> int | None:
@@ -495,9 +511,13 @@ class Cluster:
             except Exception:
                 log.exception("node %s: lease check failed", self.node)
 
+    async def _mark_alive(self) -> bool:
+        """Keep this node's ``gc:alive`` key for a lease; whether it was there before."""
+        before = await self.redis.set(alive_key(self.node), "1", px=self.lease_ms, get=True)
+        return before is not None
+
     async def _renew_all(self) -> None:
-        alive = await self.redis.set(f"gc:alive:{self.node}", "1", px=self.lease_ms, get=True)
-        if alive is None and self._was_alive:
+        if not await self._mark_alive() and self._was_alive:
             # This node was taken for dead (stalled past a lease, or Redis restarted): the
             # owners of the games its pages follow may have forgotten them; follow again.
             for game_id, remote in list(self.remotes.items()):
@@ -532,7 +552,7 @@ class Cluster:
         # Remote subscribers of nodes that are gone are forgotten (presence counts).
         nodes = {key[0] for key in self._remote_subs}
         for node in nodes:
-            if not await self.redis.exists(f"gc:alive:{node}"):
+            if not await self.redis.exists(alive_key(node)):
                 for key2, (sub, rnd) in list(self._remote_subs.items()):
                     if key2[0] == node:
                         del self._remote_subs[key2]
