@@ -17,6 +17,7 @@ import random
 import sys
 import warnings
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -116,6 +117,17 @@ def random_position(rng: random.Random, sizes: tuple[int, ...] = (5, 6, 7, 7, 7)
     return board
 
 
+def random_positions(rng: random.Random, count: int,
+                     sizes: tuple[int, ...] = (7,)) -> Iterator[Board]:
+    """``count`` boards of :func:`random_position` (those where play goes on)."""
+    made = 0
+    while made < count:
+        board = random_position(rng, sizes)
+        if board is not None:
+            made += 1
+            yield board
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32))
 def test_incremental_update_equals_full_recomputation_after_every_move(seed: int) -> None:
@@ -167,13 +179,8 @@ def tuple_reference(net: Network, board: Board) -> int:
 def test_the_tuple_kernel_reads_its_inputs_as_documented(seed: int) -> None:
     rng = random.Random(seed)
     net = random_tuple_network(seed % 5, buckets=(1, 2, 8, 50)[seed % 4])
-    checked = 0
-    while checked < 10:
-        board = random_position(rng, sizes=(7,))  # Blocs-Config boards among them
-        if board is None:
-            continue
+    for board in random_positions(rng, 10):  # Blocs-Config boards among them
         assert full_eval(net, board) == tuple_reference(net, board), board.fen()
-        checked += 1
 
 
 @pytest.mark.parametrize("make", [random_network, random_tuple_network])
@@ -760,13 +767,8 @@ def test_one_output_layer_loaded_into_buckets_scores_every_position_as_before(
     model.load_(single)
     bucketed = model.export()
     assert bucketed.buckets == 5
-    checked = 0
-    while checked < 20:
-        board = random_position(rng, sizes=(7,))
-        if board is None:
-            continue
+    for board in random_positions(rng, 20):
         assert full_eval(bucketed, board) == full_eval(single, board), board.fen()
-        checked += 1
 
 
 @needs_torch
@@ -783,10 +785,5 @@ def test_a_network_widened_into_a_larger_model_scores_every_position_as_before(
     wide = model.export()
     assert wide.hidden == 24
     assert np.count_nonzero(wide.w1[:, 8:]) > 0  # the new units' inputs are random, not zero
-    checked = 0
-    while checked < 40:
-        board = random_position(rng, sizes=(7,))
-        if board is None:
-            continue
+    for board in random_positions(rng, 40):
         assert full_eval(wide, board) == full_eval(narrow, board), board.fen()
-        checked += 1

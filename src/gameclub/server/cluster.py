@@ -346,15 +346,10 @@ class Cluster:
     async def start(self) -> None:
         """Reach Redis (or raise :class:`StartError`) and start the node's loops."""
         try:
-            await asyncio.wait_for(self.redis.ping(), timeout=5)
-        except (RedisError, OSError, TimeoutError) as exc:
-            raise StartError(
-                f"cannot reach Redis at {self.settings.redis_url}: {exc or type(exc).__name__}"
-            ) from None
-        try:
-            # Alive before it serves: an owner forgets the pages of a node whose key is
-            # missing, and the first renewal is a third of a lease away, in which a
-            # page of this node may already follow another node's game.
+            # Alive before it serves (which also shows Redis answers): an owner forgets
+            # the pages of a node whose key is missing, and the first renewal is a third
+            # of a lease away, in which a page of this node may already follow another
+            # node's game.
             await asyncio.wait_for(self._mark_alive(), timeout=5)
         except (RedisError, OSError, TimeoutError) as exc:
             raise StartError(
