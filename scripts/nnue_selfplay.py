@@ -12,6 +12,12 @@ searched (one with a single legal move is skipped: it has no score) is saved wit
 master's score and the final result; the format is in
 ``gameclub.ataxx.engine.nnue_data`` (32 bytes a position).
 
+Two options follow Zataxx's generator: ``--max-opening-score CP`` searches each
+opening with ``--nodes`` nodes and draws another while the score is further than
+``CP`` from even, so that games start balanced and their results say something about
+the positions; ``--adjudicate`` ends a game when master's search proves its result
+(the position that proved it is saved, the rest of the game is not played).
+
 Games are played in shards of ``--shard`` games, one file ``shard-NNNNN.bin`` each,
 written atomically; game ``g`` depends only on ``--seed`` and ``g``. Running the
 same command again skips the shards already on disk, so an interrupted run resumes
@@ -60,11 +66,27 @@ def opening(rng: random.Random, blocks_share: float, max_blocks: int,
             return board
 
 
-def play_game(engine: Engine, board: Board, nodes: int) -> list[tuple]:
-    """Play ``board`` out with ``engine`` on both sides; return its records as tuples."""
+def balanced_opening(rng: random.Random, engine: Engine, args: argparse.Namespace) -> Board:
+    """:func:`opening`, drawn again while master scores it beyond ``--max-opening-score``."""
+    while True:
+        board = opening(rng, args.blocks_share, args.max_blocks, args.random_plies)
+        if not args.max_opening_score:
+            return board
+        engine.new_game()
+        score = engine.search(board, SearchLimits(nodes=args.nodes)).score
+        if abs(score) <= args.max_opening_score:
+            return board
+
+
+def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
+              ) -> list[tuple]:
+    """Play ``board`` out with ``engine`` on both sides; return its records as tuples.
+
+    With ``adjudicate`` the game ends at the first search that proves its result."""
     engine.new_game()
     seen: list[tuple[int, int, int, int, int, int]] = []
     ply = len(board.move_stack)
+    winner: int | None = None
     while board.outcome() is None:
         side = int(board.turn)
         moves = board.legal_moves
@@ -74,11 +96,16 @@ def play_game(engine: Engine, board: Board, nodes: int) -> list[tuple]:
             score = max(-SCORE_CLIP, min(SCORE_CLIP, result.score))
             seen.append((board.pieces(board.turn), board.pieces(board.turn.other), side,
                          score, flags, ply))
+        if adjudicate and result.mate is not None:
+            # A proof: the mover wins (mate > 0) or loses whatever is played from here.
+            winner = side if result.mate > 0 else 1 - side
+            break
         board.push(result.move)
         ply += 1
-    outcome = board.outcome()
-    assert outcome is not None
-    winner = None if outcome.winner is None else int(outcome.winner)
+    else:
+        outcome = board.outcome()
+        assert outcome is not None
+        winner = None if outcome.winner is None else int(outcome.winner)
     records = []
     for us, them, side, score, flags, at in seen:
         res = 0 if winner is None else (1 if winner == side else -1)
@@ -95,8 +122,8 @@ def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
     last = min(first + args.shard, args.games)
     for game in range(first, last):
         rng = random.Random(args.seed * 1_000_003 + game)
-        board = opening(rng, args.blocks_share, args.max_blocks, args.random_plies)
-        rows.extend(play_game(engine, board, args.nodes))
+        board = balanced_opening(rng, engine, args)
+        rows.extend(play_game(engine, board, args.nodes, args.adjudicate))
     records = np.array(rows, dtype=RECORD)
     write_positions(args.out / f"shard-{shard:05d}.bin", records)
     return shard, last - first, len(records)
@@ -149,6 +176,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--random-plies", type=_range, default=(2, 8), metavar="N-M")
     parser.add_argument("--blocks-share", type=float, default=0.25)
     parser.add_argument("--max-blocks", type=int, default=8)
+    parser.add_argument("--max-opening-score", type=int, default=0, metavar="CP",
+                        help="draw openings again while master scores them beyond CP "
+                             "(0: keep every opening)")
+    parser.add_argument("--adjudicate", action="store_true",
+                        help="end a game when master's search proves its result")
     parser.add_argument("--nnue", metavar="FILE",
                         help="master plays with this network (1: the shipped one)")
     args = parser.parse_args(argv)

@@ -26,7 +26,9 @@ output, so the widened network first scores every position as the narrow one).
 ``--buckets B`` gives a tuple network ``B`` output layers, chosen by the number of
 pieces (``gameclub.ataxx.engine.nnue.output_bucket``; default: as many as the
 ``--init`` network has); from a network of one, each bucket starts as its output
-layer.
+layer, and from a network of other buckets, as the layer of the old bucket that
+covers most of its piece counts (from 8 to 16 each new bucket lies within an old one,
+so the network first scores every position as before).
 
 The exported network's centipawns are calibrated (``--calibrate K``): its file's
 ``SCALE`` is set so that its own scores of the held-out positions predict their
@@ -165,8 +167,8 @@ class TupleModel(nn.Module):
                           round(self.scale) if scale is None else scale)
 
     def load_(self, net: Network) -> None:
-        """As ``NnueModel.load_``: this shape or a narrower one, of as many output
-        buckets or of one (copied into every bucket)."""
+        """As ``NnueModel.load_``: this shape or a narrower one, of any number of output
+        buckets (see ``_load_output``)."""
         h, hidden = net.hidden, self.out.in_features
         self.scale = float(net.scale)
         with torch.no_grad():
@@ -177,14 +179,25 @@ class TupleModel(nn.Module):
 
 
 def _load_output(out: nn.Linear, net: Network, w2: np.ndarray) -> None:
-    """The output layer from ``w2`` (``[B, inputs]``, or ``[1, inputs]`` for every
-    bucket): the network's output weights, with zeros for the units a wider model
-    adds. Those keep their random first-layer weights, so the widened network scores
-    every position exactly as the narrow one and its new units still learn (a unit
-    whose input and output weights are both zero gets no gradient through the squared
-    clipped ReLU)."""
-    out.weight.copy_(torch.from_numpy(np.broadcast_to(w2, out.weight.shape) / QB))
-    out.bias.copy_(torch.from_numpy(np.broadcast_to(net.b2, out.bias.shape) / (QA * QB)))
+    """The output layer from ``w2`` (``[B, inputs]``: the network's output weights,
+    with zeros for the units a wider model adds). Those keep their random first-layer
+    weights, so the widened network scores every position exactly as the narrow one
+    and its new units still learn (a unit whose input and output weights are both
+    zero gets no gradient through the squared clipped ReLU). The network's buckets
+    go to the model's by :func:`bucket_sources` (one layer goes to every bucket)."""
+    rows = bucket_sources(w2.shape[0], out.out_features)
+    out.weight.copy_(torch.from_numpy(w2[rows] / QB))
+    out.bias.copy_(torch.from_numpy(np.asarray(net.b2)[rows] / (QA * QB)))
+
+
+def bucket_sources(old: int, new: int) -> np.ndarray:
+    """For each of ``new`` output buckets, the one of ``old`` buckets that covers most of
+    its numbers of pieces (``nnue.output_bucket``; the first of a tie)."""
+    pieces = np.arange(MAX_BUCKETS)
+    old_bucket = np.minimum(old - 1, pieces * old // MAX_BUCKETS)
+    new_bucket = np.minimum(new - 1, pieces * new // MAX_BUCKETS)
+    return np.array([np.bincount(old_bucket[new_bucket == b], minlength=old).argmax()
+                     for b in range(new)])
 
 
 def _quantised(w1: np.ndarray, bias: torch.Tensor, out: nn.Linear, scale: int) -> Network:
@@ -369,9 +382,6 @@ def train(files: list[Path], out: Path, *, tuples: bool = False, hidden: int = 6
         raise SystemExit("--buckets: output buckets are for tuple networks (--inputs tuples)")
     if not 1 <= buckets <= MAX_BUCKETS:
         raise SystemExit(f"--buckets {buckets}: expected 1..{MAX_BUCKETS}")
-    if init is not None and init.buckets not in (1, buckets):
-        raise SystemExit(f"--init: a network of {init.buckets} output buckets, not the "
-                         f"{buckets} asked for (--buckets) nor one")
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)

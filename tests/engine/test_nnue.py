@@ -43,6 +43,7 @@ from gameclub.ataxx.engine.nnue import (
     update_kernel,
 )
 from gameclub.ataxx.engine.nnue_data import (
+    FLAG_MATE,
     RECORD,
     PositionFileError,
     read_many,
@@ -515,6 +516,39 @@ def test_selfplay_generator_labels_with_the_network_when_asked(tmp_path: Path) -
         selfplay.main([str(out), "--games", "1", "--nnue", str(tmp_path / "missing.bin")])
 
 
+def test_selfplay_generator_balances_openings_and_adjudicates_proofs(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    common = ["--games", "4", "--shard", "1", "--nodes", "300", "--workers", "1",
+              "--seed", "9", "--random-plies", "10-16"]
+    plain, judged, balanced = tmp_path / "plain", tmp_path / "judged", tmp_path / "balanced"
+    selfplay.main([str(plain), *common])
+    selfplay.main([str(judged), *common, "--adjudicate"])
+    selfplay.main([str(balanced), *common, "--max-opening-score", "40"])
+    proofs = 0
+    for game in range(4):
+        name = f"shard-{game:05d}.bin"
+        full, cut = read_positions(plain / name), read_positions(judged / name)
+        # The same game up to the first proof, which is its last record, then no more.
+        assert 0 < len(cut) <= len(full)
+        for field in ("us", "them", "score", "flags", "ply"):
+            np.testing.assert_array_equal(cut[field], full[field][:len(cut)])
+        if len(cut) < len(full):
+            proofs += 1
+            assert cut["flags"][-1] & FLAG_MATE
+            assert not (cut["flags"][:-1] & FLAG_MATE).any()
+            # The proof's side wins, and every record says so from its mover's view.
+            assert cut["result"][-1] == np.sign(cut["score"][-1])
+            np.testing.assert_array_equal(cut["result"], full["result"][:len(cut)])
+        # Each balanced game's first searched position is the opening master scored
+        # within 40 centipawns (the same search again, from a new game).
+        assert abs(int(read_positions(balanced / name)["score"][0])) <= 40
+    assert proofs > 0
+    # Lopsided openings were drawn again: not every game starts where the plain one did.
+    firsts = [(read_positions(d / f"shard-{g:05d}.bin")["us"][0]) for d in (plain, balanced)
+              for g in range(4)]
+    assert firsts[:4] != firsts[4:]
+
+
 try:
     import torch
 except ImportError:  # the [train] extra is optional
@@ -633,9 +667,18 @@ def test_training_runs_end_to_end_on_a_tiny_data_set(tmp_path: Path, inputs: str
         train.main([str(data), "--out", str(again), "--inputs", kind, *options, "--hidden", "4",
                     "--init", str(out)])
     if options:
-        with pytest.raises(SystemExit, match="4 output buckets"):
-            train.main([str(data), "--out", str(again), "--inputs", kind, "--buckets", "2",
-                        "--hidden", "8", "--init", str(out)])
+        # Other buckets start from the old ones that cover their numbers of pieces: 8
+        # from 4 lie each within one, so the new network scores every position as the old.
+        train.main([str(data), "--out", str(again), "--inputs", kind, "--buckets", "8",
+                    "--hidden", "8", "--epochs", "0", "--calibrate", "0", "--holdout", "0.5",
+                    "--init", str(out)])
+        finer = load_network(again)
+        assert finer.buckets == 8
+        for board in random_positions(random.Random(3), 200):
+            assert full_eval(finer, board) == full_eval(net, board)
+        np.testing.assert_array_equal(train.bucket_sources(8, 16), np.arange(16) // 2)
+        np.testing.assert_array_equal(train.bucket_sources(4, 2), [0, 2])
+        np.testing.assert_array_equal(train.bucket_sources(1, 3), [0, 0, 0])
     else:
         with pytest.raises(SystemExit, match="buckets"):
             train.main([str(data), "--out", str(again), "--inputs", "piece-square",
