@@ -45,6 +45,7 @@ from gameclub.ataxx.engine.nnue import (
 from gameclub.ataxx.engine.nnue_data import (
     FLAG_MATE,
     RECORD,
+    SCORE_CLIP,
     PositionFileError,
     read_many,
     read_positions,
@@ -490,28 +491,32 @@ def test_selfplay_generator_writes_resumable_shards(tmp_path: Path) -> None:
 
 def test_selfplay_generator_labels_with_the_network_when_asked(tmp_path: Path) -> None:
     selfplay = _script("nnue_selfplay")
-    out = tmp_path / "data"
-    selfplay.main([str(out), "--games", "1", "--shard", "1", "--nodes", "300", "--workers", "1",
-                   "--seed", "5", "--nnue", "1"])
-    records = read_positions(out / "shard-00000.bin")
-    # The first record is game 0's first searched position: the same opening searched
-    # by master with the shipped network gives the same score, and without it another.
-    board = selfplay.opening(random.Random(5 * 1_000_003), 0.25, 8, (2, 8))
-    assert len(board.legal_moves) > 1
-    scores = {}
-    for network in (True, False):
-        engine = Engine("master", seed=0)
-        engine._master_search().use_network(network)
-        engine.new_game()
-        scores[network] = engine.search(board, SearchLimits(nodes=300)).score
-    assert records["score"][0] == scores[True]
-    assert scores[True] != scores[False]
+    out, plain = tmp_path / "data", tmp_path / "plain"
+    common = ["--games", "3", "--shard", "1", "--nodes", "300", "--workers", "1", "--seed", "5"]
+    selfplay.main([str(out), *common, "--nnue", "1"])
     # Without --nnue the data is labelled by the hand-written evaluation (the recipe of
     # the shipped network), although master's default is the network.
-    plain = tmp_path / "plain"
-    selfplay.main([str(plain), "--games", "1", "--shard", "1", "--nodes", "300", "--workers",
-                   "1", "--seed", "5"])
-    assert read_positions(plain / "shard-00000.bin")["score"][0] == scores[False]
+    selfplay.main([str(plain), *common])
+    differ = 0
+    for game in range(3):
+        # A shard's first record is its game's first searched position: the same opening
+        # searched by master with the shipped network gives the same score, and without
+        # it the plain run's (proven scores are stored clipped).
+        board = selfplay.opening(random.Random(5 * 1_000_003 + game), 0.25, 8, (2, 8))
+        assert len(board.legal_moves) > 1
+        scores = {}
+        for network in (True, False):
+            engine = Engine("master", seed=0)
+            engine._master_search().use_network(network)
+            engine.new_game()
+            score = engine.search(board, SearchLimits(nodes=300)).score
+            scores[network] = max(-SCORE_CLIP, min(SCORE_CLIP, score))
+        name = f"shard-{game:05d}.bin"
+        assert read_positions(out / name)["score"][0] == scores[True]
+        assert read_positions(plain / name)["score"][0] == scores[False]
+        differ += scores[True] != scores[False]
+    # The two evaluations can agree on one position by chance, not on all three.
+    assert differ > 0
     with pytest.raises(SystemExit):
         selfplay.main([str(out), "--games", "1", "--nnue", str(tmp_path / "missing.bin")])
 
