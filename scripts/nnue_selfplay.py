@@ -43,6 +43,7 @@ from gameclub.ataxx.blocks import random_valid
 from gameclub.ataxx.engine import Engine, SearchLimits
 from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
 from gameclub.ataxx.engine.nnue_data import FLAG_MATE, RECORD, SCORE_CLIP, write_positions
+from gameclub.ataxx.engine.tables import NoTables
 from gameclub.ataxx.fen import format_fen
 
 #: the corners of a 7x7 board: x on a7 and g1, o on g7 and a1.
@@ -116,7 +117,7 @@ def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
 def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
     """Play one shard and write its file; return ``(shard, games, positions)``."""
     shard, args = job
-    engine = _engine(args.nnue)
+    engine = _engine(args.nnue, args.hash)
     rows: list[tuple] = []
     first = shard * args.shard
     last = min(first + args.shard, args.games)
@@ -132,11 +133,15 @@ def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
 _ENGINE: Engine | None = None
 
 
-def _engine(network: str | None) -> Engine:
-    """One master per worker process, kept across shards (loading its kernels takes seconds)."""
+def _engine(network: str | None, hash_mb: int) -> Engine:
+    """One master per worker process, kept across shards (loading its kernels takes seconds).
+
+    Its hash table is cleared at every game and every opening it scores, so a small
+    one (a few MB hold a game's worth of 1,000-node searches) saves the time a large
+    one takes to clear; no 7x7 board has endgame tables, so none are probed."""
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = Engine("master", seed=0)
+        _ENGINE = Engine("master", seed=0, hash_mb=hash_mb, tables=NoTables())
         # main() has loaded the file once already: a failure here is not expected.
         # Without --nnue master plays with its hand-written evaluation (the recipe of
         # the first networks), although a network is its default; the shipped network
@@ -181,6 +186,8 @@ def main(argv: list[str] | None = None) -> None:
                              "(0: keep every opening)")
     parser.add_argument("--adjudicate", action="store_true",
                         help="end a game when master's search proves its result")
+    parser.add_argument("--hash", type=int, default=4, metavar="MB",
+                        help="master's hash table (cleared at every game)")
     parser.add_argument("--nnue", metavar="FILE",
                         help="master plays with this network (1: the shipped one)")
     args = parser.parse_args(argv)

@@ -52,6 +52,7 @@ from gameclub.ataxx.engine.nnue_data import (
     write_positions,
 )
 from gameclub.ataxx.engine.search import OPT_LATE_FUTILITY_DEPTH, OPT_QUIET_JUMPS, OPT_STATIC_CUT
+from gameclub.ataxx.engine.tables import NoTables
 from gameclub.ataxx.engine.terminal import to_kernel_move
 from gameclub.ataxx.fen import format_fen
 
@@ -506,7 +507,8 @@ def test_selfplay_generator_labels_with_the_network_when_asked(tmp_path: Path) -
         assert len(board.legal_moves) > 1
         scores = {}
         for network in (True, False):
-            engine = Engine("master", seed=0)
+            # The generator's master: a 4 MB table (its --hash) and no endgame tables.
+            engine = Engine("master", seed=0, hash_mb=4, tables=NoTables())
             engine._master_search().use_network(network)
             engine.new_game()
             score = engine.search(board, SearchLimits(nodes=300)).score
