@@ -293,6 +293,37 @@ def test_the_evaluation_cache_changes_no_search() -> None:
     assert np.count_nonzero(cached.eval_cache) > 1000
 
 
+def test_one_kernel_call_for_all_iterations_searches_as_one_call_each() -> None:
+    # Without an info callback or a clock the iterations run in one kernel call; with
+    # a callback, in one call each. Both must find the same moves, scores, depths,
+    # node counts and variations, with node limits that end the search inside an
+    # iteration (its partial result) and depth limits that do not.
+    rng = random.Random(11)
+    boards = [random_board(rng, 7, 7, empties) for empties in (30, 24, 18, 12, 10)]
+    board = Board(rules=ATAXX)
+    for _ in range(4):
+        for _ in range(rng.randrange(3, 8)):
+            board.push(rng.choice(board.legal_moves))
+        boards.append(board.copy())
+    limits = [SearchLimits(nodes=n) for n in (300, 4_000, 25_000)] + [SearchLimits(depth=5)]
+
+    def searches(stepwise: bool) -> list[tuple]:
+        master = Engine("master", seed=1, hash_mb=4)._master_search()
+        reports: list[SearchResult] = []
+        results = []
+        for board in boards:
+            for limit in limits:
+                result = master.search(board, limit,
+                                       info=reports.append if stepwise else None)
+                results.append((result.move, result.score, result.mate, result.depth,
+                                result.seldepth, result.nodes, result.pv))
+        if stepwise:
+            assert reports and all(r.pv and r.pv[0] == r.move for r in reports)
+        return results
+
+    assert searches(stepwise=True) == searches(stepwise=False)
+
+
 def test_the_evaluation_cache_is_emptied_for_another_network_or_board() -> None:
     # Scores cached with the shipped network must not answer for another network, nor
     # a board's for a board with other blocks (a search on a fresh cache is the check).
