@@ -258,3 +258,13 @@ def test_fields_of_the_other_game_are_refused(club):
             if path != "/api/users/x/games":
                 assert response.json()["error"]["code"] == "bad-field"
     assert ann.get("/api/me").json()["games"] == []
+
+
+def test_the_api_root_answers_json_errors_like_any_unknown_api_path(club):
+    # A client may normalise "/api/." to "/api": it is no page, and answers as the API does.
+    ann = club.browser()
+    for method in ("GET", "POST", "DELETE", "PUT", "PATCH"):
+        for path in ("/api", "/api/.", "/api/nothing"):
+            response = ann.client.request(method, path, headers={"X-CSRF-Token": ann.csrf})
+            assert response.status_code == 404, (method, path, response.text)
+            assert isinstance(response.json()["error"]["code"], str), (method, path)

@@ -826,5 +826,7 @@ routes = [
     Route("/api/users/{name}/games", user_games, methods=["GET"]),
     Route("/api/users/{name}/ratings", user_ratings, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
+    # "/api" itself too: a client may normalise "/api/." to it, and it is no page.
+    Route("/api", api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
     Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
 ]
