@@ -58,9 +58,9 @@ def main() -> None:
                               max_opening_score=150, blocks_share=0.25, max_blocks=8)
     one_call = nnue_selfplay._engine("1", 4)
     per_iteration = _Reporting("master", seed=0, hash_mb=4, tables=one_call.tables)
-    per_iteration._master_search().use_network(True)
+    # A game each, untimed: the first one loads every kernel the games use.
     for engine in (one_call, per_iteration):
-        engine._master_search().warm_up()
+        _play(engine, argparse.Namespace(**{**vars(args), "games": 1}), seed=0)
     rates: dict[str, list[float]] = {"one call": [], "a call an iteration": []}
     for run in range(options.runs):
         for name, engine in (("one call", one_call), ("a call an iteration", per_iteration)):

@@ -827,6 +827,6 @@ routes = [
     Route("/api/users/{name}/ratings", user_ratings, methods=["GET"]),
     Route("/api/leaderboard", leaderboard, methods=["GET"]),
     # "/api" itself too: a client may normalise "/api/." to it, and it is no page.
-    Route("/api", api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
-    Route("/api/{rest:path}", api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"]),
+    *(Route(path, api_not_found, methods=["GET", "POST", "DELETE", "PUT", "PATCH"])
+      for path in ("/api", "/api/{rest:path}")),
 ]
