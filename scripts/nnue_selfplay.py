@@ -18,6 +18,13 @@ opening with ``--nodes`` nodes and draws another while the score is further than
 the positions; ``--adjudicate`` ends a game when master's search proves its result
 (the position that proved it is saved, the rest of the game is not played).
 
+With ``--opponents FILE,...`` a share of the games (``--league-share``) is a game
+against one of those networks, drawn at random, on a random side: it chooses that
+side's moves, and master with ``--nnue`` still searches every position of the game,
+so every record carries its score. Games against its own earlier networks show the
+network positions its own play never reaches, and results against play that is not
+its own.
+
 Games are played in shards of ``--shard`` games, one file ``shard-NNNNN.bin`` each,
 written atomically; game ``g`` depends only on ``--seed`` and ``g``. Running the
 same command again skips the shards already on disk, so an interrupted run resumes
@@ -79,12 +86,16 @@ def balanced_opening(rng: random.Random, engine: Engine, args: argparse.Namespac
             return board
 
 
-def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
-              ) -> list[tuple]:
+def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False,
+              opponent: Engine | None = None, opponent_side: int = 0) -> list[tuple]:
     """Play ``board`` out with ``engine`` on both sides; return its records as tuples.
 
-    With ``adjudicate`` the game ends at the first search that proves its result."""
+    With ``adjudicate`` the game ends at the first search that proves its result. With
+    ``opponent``, that engine chooses the moves of the side ``opponent_side`` (0: x),
+    and ``engine`` still searches each of its positions for the record."""
     engine.new_game()
+    if opponent is not None:
+        opponent.new_game()
     seen: list[tuple[int, int, int, int, int, int]] = []
     ply = len(board.move_stack)
     winner: int | None = None
@@ -101,7 +112,10 @@ def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
             # A proof: the mover wins (mate > 0) or loses whatever is played from here.
             winner = side if result.mate > 0 else 1 - side
             break
-        board.push(result.move)
+        move = result.move
+        if opponent is not None and side == opponent_side:
+            move = opponent.search(board, SearchLimits(nodes=nodes)).move
+        board.push(move)
         ply += 1
     else:
         outcome = board.outcome()
@@ -124,34 +138,43 @@ def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
     for game in range(first, last):
         rng = random.Random(args.seed * 1_000_003 + game)
         board = balanced_opening(rng, engine, args)
-        rows.extend(play_game(engine, board, args.nodes, args.adjudicate))
+        opponent, side = None, 0
+        # Drawn after the opening, so that the games without an opponent stay the
+        # games of a run without --opponents.
+        if args.opponents and rng.random() < args.league_share:
+            opponent = _engine(rng.choice(args.opponents), args.hash, opponent=True)
+            side = rng.randrange(2)
+        rows.extend(play_game(engine, board, args.nodes, args.adjudicate, opponent, side))
     records = np.array(rows, dtype=RECORD)
     write_positions(args.out / f"shard-{shard:05d}.bin", records)
     return shard, last - first, len(records)
 
 
-_ENGINE: Engine | None = None
+_ENGINES: dict[tuple[str | None, bool], Engine] = {}
 
 
-def _engine(network: str | None, hash_mb: int) -> Engine:
-    """One master per worker process, kept across shards (loading its kernels takes seconds).
+def _engine(network: str | None, hash_mb: int, opponent: bool = False) -> Engine:
+    """One master per worker process and network, kept across shards (loading its
+    kernels takes seconds); an opponent's is another master even on the same network,
+    so that the two keep their own tables.
 
     Its hash table is cleared at every game and every opening it scores, so a small
     one (a few MB hold a game's worth of 1,000-node searches) saves the time a large
     one takes to clear; no 7x7 board has endgame tables, so none are probed."""
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = Engine("master", seed=0, hash_mb=hash_mb, tables=NoTables())
+    engine = _ENGINES.get((network, opponent))
+    if engine is None:
+        engine = _ENGINES[network, opponent] = Engine("master", seed=0, hash_mb=hash_mb,
+                                                      tables=NoTables())
         # main() has loaded the file once already: a failure here is not expected.
         # Without --nnue master plays with its hand-written evaluation (the recipe of
         # the first networks), although a network is its default; the shipped network
         # learned from games played with --nnue 1 (docs/nnue.md).
-        master = _ENGINE._master_search()
+        master = engine._master_search()
         if network is None:
             master.use_network(False)
         elif not master.use_network(path=_network_path(network)):
             raise RuntimeError(f"cannot use the network {network!r}")
-    return _ENGINE
+    return engine
 
 
 def _network_path(network: str) -> Path | None:
@@ -168,6 +191,13 @@ def _range(text: str) -> tuple[int, int]:
     if not 0 <= pair[0] <= pair[1]:
         raise argparse.ArgumentTypeError(f"expected 0 <= N <= M, not {text!r}")
     return pair
+
+
+def _networks(text: str) -> list[str]:
+    names = text.split(",")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected FILE or FILE,FILE,..., not {text!r}")
+    return names
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -190,12 +220,20 @@ def main(argv: list[str] | None = None) -> None:
                         help="master's hash table (cleared at every game)")
     parser.add_argument("--nnue", metavar="FILE",
                         help="master plays with this network (1: the shipped one)")
+    parser.add_argument("--opponents", type=_networks, default=[], metavar="FILE,...",
+                        help="networks that play one side of --league-share of the games "
+                             "(1: the shipped one)")
+    parser.add_argument("--league-share", type=float, default=0.5, metavar="P",
+                        help="the share of games against --opponents (default 0.5)")
     args = parser.parse_args(argv)
-    if args.nnue is not None:
-        try:
-            load_network(_network_path(args.nnue))
-        except NetworkFileError as exc:
-            parser.error(f"--nnue: {exc}")
+    for option, network in [("--nnue", args.nnue)] + [("--opponents", n) for n in args.opponents]:
+        if network is not None:
+            try:
+                load_network(_network_path(network))
+            except NetworkFileError as exc:
+                parser.error(f"{option}: {exc}")
+    if not 0 <= args.league_share <= 1:
+        parser.error(f"--league-share {args.league_share}: expected 0 to 1")
     args.out.mkdir(parents=True, exist_ok=True)
     shards = -(-args.games // args.shard)
     todo = [s for s in range(shards) if not (args.out / f"shard-{s:05d}.bin").exists()]

@@ -556,6 +556,59 @@ def test_selfplay_generator_balances_openings_and_adjudicates_proofs(tmp_path: P
     assert firsts[:4] != firsts[4:]
 
 
+def test_selfplay_generator_plays_a_share_of_games_against_opponents(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    rival = tmp_path / "rival.bin"
+    rival.write_bytes(random_tuple_network(3).to_bytes())
+    common = ["--games", "2", "--shard", "1", "--nodes", "300", "--workers", "1",
+              "--seed", "7", "--random-plies", "10-16", "--nnue", "1"]
+    league, plain, none = tmp_path / "league", tmp_path / "plain", tmp_path / "none"
+    selfplay.main([str(league), *common, "--opponents", str(rival), "--league-share", "1"])
+    selfplay.main([str(plain), *common])
+    selfplay.main([str(none), *common, "--opponents", str(rival), "--league-share", "0"])
+    overruled = 0
+    for game in range(2):
+        name = f"shard-{game:05d}.bin"
+        # No game against an opponent: the games of a run without --opponents.
+        assert (none / name).read_bytes() == (plain / name).read_bytes()
+        # The game again by hand: the rival plays its side, drawn after the opening, and
+        # master with the shipped network searches every position for the record.
+        rng = random.Random(7 * 1_000_003 + game)
+        board = selfplay.opening(rng, 0.25, 8, (10, 16))
+        assert rng.random() < 1 and rng.choice([str(rival)]) == str(rival)
+        side = rng.randrange(2)
+        labeller = Engine("master", seed=0, hash_mb=4, tables=NoTables())
+        labeller._master_search().use_network(True)
+        opponent = Engine("master", seed=0, hash_mb=4, tables=NoTables())
+        assert opponent._master_search().use_network(path=rival)
+        labeller.new_game()
+        opponent.new_game()
+        scores, sides = [], []
+        while board.outcome() is None:
+            result = labeller.search(board, SearchLimits(nodes=300))
+            if len(board.legal_moves) > 1:
+                scores.append(max(-SCORE_CLIP, min(SCORE_CLIP, result.score)))
+                sides.append(int(board.turn))
+            move = result.move
+            if int(board.turn) == side:
+                move = opponent.search(board, SearchLimits(nodes=300)).move
+                overruled += move != result.move
+            board.push(move)
+        records = read_positions(league / name)
+        assert records["score"].tolist() == scores
+        # Both sides' positions are kept, the rival's too.
+        assert set(sides) == {0, 1}
+        winner = board.outcome().winner
+        expected = [0 if winner is None else (1 if int(winner) == s else -1) for s in sides]
+        assert records["result"].tolist() == expected
+    # The rival's random weights disagree with master's choice somewhere in two games.
+    assert overruled > 0
+    with pytest.raises(SystemExit):
+        selfplay.main([str(league), *common, "--opponents", str(tmp_path / "missing.bin")])
+    with pytest.raises(SystemExit):
+        selfplay.main([str(league), *common, "--opponents", str(rival), "--league-share", "2"])
+
+
 try:
     import torch
 except ImportError:  # the [train] extra is optional
