@@ -25,6 +25,13 @@ so every record carries its score. Games against its own earlier networks show t
 network positions its own play never reaches, and results against play that is not
 its own.
 
+With ``--children K`` each saved position also has up to K of its other legal moves,
+drawn at random, played and searched, and the positions after them saved with
+``FLAG_CHILD`` (their results are the game's they branch from, which the trainer does
+not read for them): the network then learns its scores off the game's path too, on
+the positions a search compares with the one played. A game of master costs K + 1
+times its searches, and makes K + 1 times its positions.
+
 Games are played in shards of ``--shard`` games, one file ``shard-NNNNN.bin`` each,
 written atomically; game ``g`` depends only on ``--seed`` and ``g``. Running the
 same command again skips the shards already on disk, so an interrupted run resumes
@@ -47,9 +54,15 @@ import numpy as np
 
 from gameclub.ataxx import ATAXX, Board
 from gameclub.ataxx.blocks import random_valid
-from gameclub.ataxx.engine import Engine, SearchLimits
+from gameclub.ataxx.engine import Engine, SearchLimits, SearchResult
 from gameclub.ataxx.engine.nnue import NetworkFileError, load_network
-from gameclub.ataxx.engine.nnue_data import FLAG_MATE, RECORD, SCORE_CLIP, write_positions
+from gameclub.ataxx.engine.nnue_data import (
+    FLAG_CHILD,
+    FLAG_MATE,
+    RECORD,
+    SCORE_CLIP,
+    write_positions,
+)
 from gameclub.ataxx.engine.tables import NoTables
 from gameclub.ataxx.fen import format_fen
 
@@ -86,13 +99,27 @@ def balanced_opening(rng: random.Random, engine: Engine, args: argparse.Namespac
             return board
 
 
+def _record(board: Board, result: SearchResult, ply: int, flags: int = 0) -> tuple:
+    """What a record keeps of a searched position until the game's result is known:
+    ``(us, them, side to move, score, flags, ply)``."""
+    if result.mate is not None or abs(result.score) > 20000:
+        flags |= FLAG_MATE
+    score = max(-SCORE_CLIP, min(SCORE_CLIP, result.score))
+    return (board.pieces(board.turn), board.pieces(board.turn.other), int(board.turn),
+            score, flags, ply)
+
+
 def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False,
-              opponent: Engine | None = None, opponent_side: int = 0) -> list[tuple]:
+              opponent: Engine | None = None, opponent_side: int = 0,
+              children: int = 0, rng: random.Random | None = None) -> list[tuple]:
     """Play ``board`` out with ``engine`` on both sides; return its records as tuples.
 
     With ``adjudicate`` the game ends at the first search that proves its result. With
     ``opponent``, that engine chooses the moves of the side ``opponent_side`` (0: x),
-    and ``engine`` still searches each of its positions for the record."""
+    and ``engine`` still searches each of its positions for the record. With
+    ``children``, each recorded position also has up to that many of its other moves
+    (drawn with ``rng``) played, searched and recorded with ``FLAG_CHILD``, the game
+    going on from the move chosen."""
     engine.new_game()
     if opponent is not None:
         opponent.new_game()
@@ -104,10 +131,17 @@ def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
         moves = board.legal_moves
         result = engine.search(board, SearchLimits(nodes=nodes))
         if len(moves) > 1:
-            flags = FLAG_MATE if result.mate is not None or abs(result.score) > 20000 else 0
-            score = max(-SCORE_CLIP, min(SCORE_CLIP, result.score))
-            seen.append((board.pieces(board.turn), board.pieces(board.turn.other), side,
-                         score, flags, ply))
+            seen.append(_record(board, result, ply))
+            if children:
+                assert rng is not None, "children are drawn with the game's rng"
+                others = [m for m in moves if m != result.move]
+                for move in rng.sample(others, min(children, len(others))):
+                    board.push(move)
+                    # As on the game's path: a position of one legal move has no score.
+                    if board.outcome() is None and len(board.legal_moves) > 1:
+                        branch = engine.search(board, SearchLimits(nodes=nodes))
+                        seen.append(_record(board, branch, ply + 1, FLAG_CHILD))
+                    board.pop()
         if adjudicate and result.mate is not None:
             # A proof: the mover wins (mate > 0) or loses whatever is played from here.
             winner = side if result.mate > 0 else 1 - side
@@ -144,7 +178,8 @@ def play_shard(job: tuple[int, argparse.Namespace]) -> tuple[int, int, int]:
         if args.opponents and rng.random() < args.league_share:
             opponent = _engine(rng.choice(args.opponents), args.hash, opponent=True)
             side = rng.randrange(2)
-        rows.extend(play_game(engine, board, args.nodes, args.adjudicate, opponent, side))
+        rows.extend(play_game(engine, board, args.nodes, args.adjudicate, opponent, side,
+                              args.children, rng))
     records = np.array(rows, dtype=RECORD)
     write_positions(args.out / f"shard-{shard:05d}.bin", records)
     return shard, last - first, len(records)
@@ -216,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
                              "(0: keep every opening)")
     parser.add_argument("--adjudicate", action="store_true",
                         help="end a game when master's search proves its result")
+    parser.add_argument("--children", type=int, default=0, metavar="K",
+                        help="also search and save up to K other moves' positions of each "
+                             "position (flagged FLAG_CHILD; default 0)")
     parser.add_argument("--hash", type=int, default=4, metavar="MB",
                         help="master's hash table (cleared at every game)")
     parser.add_argument("--nnue", metavar="FILE",
@@ -232,6 +270,8 @@ def main(argv: list[str] | None = None) -> None:
                 load_network(_network_path(network))
             except NetworkFileError as exc:
                 parser.error(f"{option}: {exc}")
+    if args.children < 0:
+        parser.error(f"--children {args.children}: expected 0 or more")
     if not 0 <= args.league_share <= 1:
         parser.error(f"--league-share {args.league_share}: expected 0 to 1")
     args.out.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,8 @@ the side to move's perspective), a squared clipped ReLU, one output in units of
 square board is applied to 7x7 positions (the rules and the start position are
 symmetric). The loss is the mean squared error between ``sigmoid(cp / K)`` and the
 target ``(1 - wdl) * sigmoid(score / K) + wdl * result`` (result 1 / 0.5 / 0 for
-the side to move), ``K`` fitted on the data so that ``sigmoid(score / K)`` best
+the side to move; for positions off the game's path, ``FLAG_CHILD``, the score
+alone), ``K`` fitted on the data so that ``sigmoid(score / K)`` best
 predicts the results. AdamW, learning rate ``--lr`` with a cosine decay to 1% over
 ``--epochs``, batches of ``--batch``; weights are clipped after each step to what
 int16 holds once quantised, the first layer's further so that no accumulator
@@ -31,11 +32,11 @@ covers most of its piece counts (from 8 to 16 each new bucket lies within an old
 so the network first scores every position as before).
 
 The exported network's centipawns are calibrated (``--calibrate K``): its file's
-``SCALE`` is set so that its own scores of the held-out positions predict their
-results as ``sigmoid(cp / K)``. The search's margins are in centipawns, and a
-network trained on its own games' scores scores smaller each round (the mean
-squared error draws what it cannot predict towards the mean: a fifth a round
-here), so without it the margins grew against the scores from one network to the
+``SCALE`` is set so that its own scores of the held-out positions (those played in
+their games) predict their results as ``sigmoid(cp / K)``. The search's margins are in
+centipawns, and a network trained on its own games' scores scores smaller each round
+(the mean squared error draws what it cannot predict towards the mean: a fifth a
+round here), so without it the margins grew against the scores from one network to the
 next. ``--epochs 0`` exports the ``--init`` network again, only calibrated.
 """
 
@@ -65,7 +66,7 @@ from gameclub.ataxx.engine.nnue import (
     NetworkFileError,
     load_network,
 )
-from gameclub.ataxx.engine.nnue_data import FLAG_MATE, read_many
+from gameclub.ataxx.engine.nnue_data import FLAG_CHILD, FLAG_MATE, read_many
 
 #: centipawns per unit of the output of a network trained from random weights.
 SCALE = 400
@@ -281,10 +282,11 @@ def logistic_k(cp: np.ndarray, result: np.ndarray) -> float:
 
 def calibrated_scale(model: NnueModel | TupleModel, data: Dataset, k_target: float,
                      batch: int) -> tuple[int | None, float]:
-    """The ``SCALE`` with which the model's scores of ``data`` (not the proven ones)
-    predict their results as ``sigmoid(cp / k_target)``, and the model's own ``K``
-    there; ``None`` when its scores do not predict the results."""
-    quiet = np.flatnonzero(~data.mate)
+    """The ``SCALE`` with which the model's scores of ``data`` (not the proven ones, nor
+    those off the game's path) predict their results as ``sigmoid(cp / k_target)``, and
+    the model's own ``K`` there; ``None`` when its scores do not predict the results."""
+    # Neither proven scores nor positions whose results are another's (FLAG_CHILD).
+    quiet = np.flatnonzero(~data.mate & data.played)
     cp = np.empty(len(quiet))
     model.eval()
     with torch.no_grad():
@@ -316,6 +318,8 @@ class Dataset:
         self.score = records["score"].astype(np.float32)
         self.result = ((records["result"].astype(np.float32)) + 1) / 2
         self.mate = (records["flags"] & FLAG_MATE) != 0
+        #: whether the result is the position's own (not ``FLAG_CHILD``).
+        self.played = (records["flags"] & FLAG_CHILD) == 0
         # The symmetries apply to 7x7 boards: something playable on rank 7 and on file g,
         # nothing on rank 8 or file h.
         playable = self.playable
@@ -342,8 +346,10 @@ class Dataset:
             blocked = 1 - bits(playable, shifts)
         else:
             (stm, other), blocked = inputs(us, them, playable, shifts), None
+        # A position off the game's path learns its score alone.
+        weight = wdl * self.played[index]
         target = torch.from_numpy(
-            ((1 - wdl) / (1 + np.exp(-self.score[index] / k)) + wdl * self.result[index])
+            ((1 - weight) / (1 + np.exp(-self.score[index] / k)) + weight * self.result[index])
             .astype(np.float32))
         if self.tuples:
             features = (torch.from_numpy(tuple_indices(stm, other)),

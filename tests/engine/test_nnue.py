@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameclub.ataxx import ATAXX, Board
+from gameclub.ataxx.bitboard import make_move, move_codes
 from gameclub.ataxx.blocks import random_valid
 from gameclub.ataxx.engine import Engine, SearchLimits, nnue
 from gameclub.ataxx.engine.nnue import (
@@ -43,6 +44,7 @@ from gameclub.ataxx.engine.nnue import (
     update_kernel,
 )
 from gameclub.ataxx.engine.nnue_data import (
+    FLAG_CHILD,
     FLAG_MATE,
     RECORD,
     SCORE_CLIP,
@@ -890,3 +892,152 @@ def test_a_network_widened_into_a_larger_model_scores_every_position_as_before(
     assert np.count_nonzero(wide.w1[:, 8:]) > 0  # the new units' inputs are random, not zero
     for board in random_positions(rng, 40):
         assert full_eval(wide, board) == full_eval(narrow, board), board.fen()
+
+
+def _played_positions(seed: int, games: int = 6) -> tuple[np.ndarray, list[Board]]:
+    """Positions of a few random games on random boards, as records and as Boards."""
+    rng = random.Random(seed)
+    boards: list[Board] = []
+    for _ in range(games):
+        blocks = 0
+        if rng.random() < 0.5:
+            blocks = random_valid(rng, min_blocks=1, max_blocks=6).squares()
+        board = Board(format_fen(7, 7, 1 << 48 | 1 << 6, 1 << 54 | 1, blocks, 0, 0, 1), rules=ATAXX)
+        while board.outcome() is None and len(board.move_stack) < 60:
+            if len(board.legal_moves) > 1:
+                boards.append(board.copy())
+            board.push(rng.choice(board.legal_moves))
+    records = np.zeros(len(boards), dtype=RECORD)
+    records["us"] = [b.pieces(b.turn) for b in boards]
+    records["them"] = [b.pieces(b.turn.other) for b in boards]
+    records["playable"] = [b.playable for b in boards]
+    return records, boards
+
+
+@pytest.mark.parametrize("make", [random_network, random_tuple_network, bucketed_tuple_network])
+def test_agreement_scores_each_position_and_child_as_the_network_does(make) -> None:
+    agreement = _script("nnue_agreement")
+    net = make(3)
+    records, boards = _played_positions(8)
+    parent, child, owner = agreement.scores(net, records)
+    assert list(parent) == [full_eval(net, b) for b in boards]
+    for i, board in enumerate(boards):
+        expected = []
+        for move in board.legal_moves:
+            board.push(move)
+            expected.append(-full_eval(net, board))
+            board.pop()
+        assert sorted(child[owner == i]) == sorted(expected)
+
+
+def test_agreement_of_a_network_with_itself_and_with_another() -> None:
+    agreement = _script("nnue_agreement")
+    records, _ = _played_positions(9)
+    reference = agreement.scores(random_tuple_network(4), records)
+    same = agreement.agreement(reference, reference)
+    assert same["whole"] == pytest.approx(1) and same["siblings"] == pytest.approx(1)
+    assert same["best"] == 1 and same["regret"] == 0 and same["rms"] == 0
+    other = agreement.agreement(reference, agreement.scores(random_tuple_network(5), records))
+    assert other["best"] < 1 and other["regret"] > 0 and other["siblings"] < 0.9
+    # The best child is the first of the highest scores of its position.
+    best = agreement.best_children(np.array([3, 7, 7, 1, 2]), np.array([0, 0, 0, 2, 2]), 3)
+    assert list(best) == [1, -1, 4]
+
+
+def test_agreement_command_prints_figures_and_names_bad_input(tmp_path: Path, capsys) -> None:
+    agreement = _script("nnue_agreement")
+    records, _ = _played_positions(10, games=2)
+    data = tmp_path / "positions.bin"
+    write_positions(data, records)
+    ref, other = tmp_path / "ref.bin", tmp_path / "other.bin"
+    ref.write_bytes(random_tuple_network(6).to_bytes())
+    other.write_bytes(random_network(7).to_bytes())
+    agreement.main([str(ref), str(data), str(ref), str(other)])
+    out = capsys.readouterr().out
+    assert f"{ref}: whole 1.000" in out and "best 1.000  regret 0.0 cp" in out
+    assert f"{other}: whole " in out
+    with pytest.raises(SystemExit):
+        agreement.main([str(ref), str(data), str(tmp_path / "missing.bin")])
+    assert "missing.bin" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        agreement.main([str(ref), str(ref), str(other)])
+    assert "not a positions file" in capsys.readouterr().err
+
+
+def test_selfplay_generator_searches_children_off_the_games_path(tmp_path: Path) -> None:
+    selfplay = _script("nnue_selfplay")
+    out = tmp_path / "data"
+    args = [str(out), "--games", "2", "--shard", "1", "--nodes", "200", "--workers", "1",
+            "--seed", "4", "--random-plies", "2-6", "--children", "2"]
+    selfplay.main(args)
+    children = 0
+    for path in sorted(out.glob("*.bin")):
+        records = read_positions(path)
+        played = np.flatnonzero((records["flags"] & FLAG_CHILD) == 0)
+        for i in np.flatnonzero(records["flags"] & FLAG_CHILD):
+            parent = records[played[played < i][-1]]
+            child = records[i]
+            children += 1
+            # One move after its parent, the other side to move, the game's result.
+            assert child["ply"] == parent["ply"] + 1
+            assert child["result"] == -parent["result"]
+            assert child["playable"] == parent["playable"]
+            empty = parent["playable"] & ~(parent["us"] | parent["them"])
+            after = {tuple(int(b) for b in make_move(parent["us"], parent["them"], m))
+                     for m in move_codes(parent["us"], empty)}
+            assert (int(child["them"]), int(child["us"])) in after
+            # Not the move the game played (the next record of the game, if it is one).
+            following = played[played > i]
+            if len(following) and records["ply"][following[0]] == child["ply"]:
+                assert (records["us"][following[0]], records["them"][following[0]]) != (
+                    child["us"], child["them"])
+        # At most two children a position.
+        owners = np.searchsorted(played, np.flatnonzero(records["flags"] & FLAG_CHILD))
+        assert np.bincount(owners).max(initial=0) <= 2
+    assert children > 10
+    # Deterministic: the same command writes the same shards again.
+    first = sorted((p.name, p.read_bytes()) for p in out.glob("*.bin"))
+    for p in out.glob("*.bin"):
+        p.unlink()
+    selfplay.main(args)
+    assert sorted((p.name, p.read_bytes()) for p in out.glob("*.bin")) == first
+    with pytest.raises(SystemExit):
+        selfplay.main([*args, "--children", "-1"])
+
+
+@needs_torch
+def test_training_reads_only_the_score_of_positions_off_the_games_path() -> None:
+    train = _script("nnue_train")
+    records = np.zeros(4, dtype=RECORD)
+    records["us"], records["them"] = 1 << 48 | 1 << 6, 1 << 54 | 1
+    records["playable"] = (1 << 64) - 1
+    records["score"] = [120, 120, -300, -300]
+    records["result"] = [-1, -1, 1, 1]
+    records["flags"] = [0, FLAG_CHILD, 0, FLAG_CHILD]
+    data = train.Dataset(records, tuples=True)
+    _, target = data.batch(np.arange(4), 200.0, 1.0, None)
+    # With wdl 1 a played position learns its result, a child its score alone.
+    np.testing.assert_allclose(target.numpy(), [0, 1 / (1 + np.exp(-0.6)), 1,
+                                                1 / (1 + np.exp(1.5))], rtol=1e-6)
+    # The calibration reads the results of played positions only: children whose
+    # (borrowed) results contradict their scores change nothing.
+    model = train.TupleModel(16)
+    rng = np.random.default_rng(3)
+    played = np.zeros(400, dtype=RECORD)
+    played["us"] = rng.integers(0, 1 << 49, 400, dtype=np.uint64) & np.uint64((1 << 49) - 1)
+    played["them"] = rng.integers(0, 1 << 49, 400, dtype=np.uint64) & ~played["us"] & np.uint64(
+        (1 << 49) - 1)
+    played["playable"] = (1 << 49) - 1
+    played["result"] = rng.choice([-1, 1], 400)
+    with torch.no_grad():
+        cp = model(*train.Dataset(played, tuples=True).batch(np.arange(400), 200.0, 0.0,
+                                                             None)[0])
+    # Results that follow the model's scores, so that the calibration has a finite K.
+    played["result"] = np.where(cp.numpy() + rng.normal(0, 30, 400) > 0, 1, -1)
+    alone = train.calibrated_scale(model, train.Dataset(played, tuples=True), 240.0, 64)
+    contrary = played.copy()
+    contrary["flags"] = FLAG_CHILD
+    contrary["result"] = -played["result"]
+    both = train.calibrated_scale(model, train.Dataset(np.concatenate([played, contrary]),
+                                                       tuples=True), 240.0, 64)
+    assert alone == both and alone[0] is not None

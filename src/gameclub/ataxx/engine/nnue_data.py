@@ -9,7 +9,9 @@ A file is a 16-byte header then fixed 32-byte records, all little-endian:
   the search's score in centipawns for the side to move, clipped to
   ``+-SCORE_CLIP``), ``result`` (i8: +1 the side to move went on to win, 0 draw,
   -1 loss), ``flags`` (u8, ``FLAG_MATE``: the score is a proven win or loss or
-  comes from the exact solver), ``ply`` (u16, plies played since the start
+  comes from the exact solver; ``FLAG_CHILD``: the position is off the game's path,
+  after a move that was not played, and its result is the game's, not its own),
+  ``ply`` (u16, plies played since the start
   position), two bytes of padding.
 
 One file holds whole games (``scripts/nnue_selfplay.py`` writes one file per shard
@@ -29,6 +31,9 @@ HEADER_SIZE = 16
 SCORE_CLIP = 3000
 #: the score is a proven result (mate distance or the exact solver), not an estimate.
 FLAG_MATE = 1
+#: the position follows a move the game did not play (``nnue_selfplay.py --children``):
+#: its score is its own search's, its result only the game's it branched from.
+FLAG_CHILD = 2
 
 RECORD = np.dtype([
     ("us", "<u8"),
