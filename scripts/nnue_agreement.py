@@ -16,7 +16,7 @@ prints, against the reference:
   reference's centipawns.
 
 A network's agreement on whole scores says little of its strength: networks that
-follow another's scores to a correlation of 0.95 have played 200 Elo below it
+follow another's scores to a correlation of 0.95 have played 100 to 200 Elo below it
 (docs/nnue.md). The move order of one position is what a search reads off its
 evaluation, and what these figures isolate. Networks of either kind (piece-square or
 tuples) can be compared.
