@@ -25,12 +25,13 @@ so every record carries its score. Games against its own earlier networks show t
 network positions its own play never reaches, and results against play that is not
 its own.
 
-With ``--children K`` each saved position also has up to K of its other legal moves,
-drawn at random, played and searched, and the positions after them saved with
-``FLAG_CHILD`` (their results are the game's they branch from, which the trainer does
-not read for them): the network then learns its scores off the game's path too, on
-the positions a search compares with the one played. A game of master costs K + 1
-times its searches, and makes K + 1 times its positions.
+With ``--children K`` each saved position also has up to K of its other legal moves
+(other than master's choice), drawn at random, played and searched, and the
+positions after them saved with ``FLAG_CHILD`` (their results are the game's they
+branch from, which the trainer does not read for them): the network then learns its
+scores off the game's path too, on the positions a search compares with the one
+played. A game of master costs K + 1 times its searches, and makes K + 1 times its
+positions (docs/nnue.md, "A twenty-fifth round": not a gain).
 
 Games are played in shards of ``--shard`` games, one file ``shard-NNNNN.bin`` each,
 written atomically; game ``g`` depends only on ``--seed`` and ``g``. Running the
@@ -117,9 +118,9 @@ def play_game(engine: Engine, board: Board, nodes: int, adjudicate: bool = False
     With ``adjudicate`` the game ends at the first search that proves its result. With
     ``opponent``, that engine chooses the moves of the side ``opponent_side`` (0: x),
     and ``engine`` still searches each of its positions for the record. With
-    ``children``, each recorded position also has up to that many of its other moves
-    (drawn with ``rng``) played, searched and recorded with ``FLAG_CHILD``, the game
-    going on from the move chosen."""
+    ``children``, each recorded position also has up to that many moves other than
+    ``engine``'s choice (drawn with ``rng``) played, searched and recorded with
+    ``FLAG_CHILD``, the game going on from the move chosen."""
     engine.new_game()
     if opponent is not None:
         opponent.new_game()
