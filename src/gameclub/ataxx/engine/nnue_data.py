@@ -11,8 +11,7 @@ A file is a 16-byte header then fixed 32-byte records, all little-endian:
   -1 loss), ``flags`` (u8, ``FLAG_MATE``: the score is a proven win or loss or
   comes from the exact solver; ``FLAG_CHILD``: the position is off the game's path,
   after a move that was not played, and its result is the game's, not its own),
-  ``ply`` (u16, plies played since the start
-  position), two bytes of padding.
+  ``ply`` (u16, plies played since the start position), two bytes of padding.
 
 One file holds whole games (``scripts/nnue_selfplay.py`` writes one file per shard
 of games, atomically), so a set of files is a data set and a missing file is
