@@ -964,6 +964,41 @@ def test_agreement_command_prints_figures_and_names_bad_input(tmp_path: Path, ca
     assert "not a positions file" in capsys.readouterr().err
 
 
+def test_average_of_networks_is_their_weightwise_mean(tmp_path: Path, capsys) -> None:
+    average = _script("nnue_average")
+    nets = [bucketed_tuple_network(seed) for seed in (11, 12, 13)]
+    files = []
+    for i, net in enumerate(nets):
+        files.append(tmp_path / f"net{i}.bin")
+        files[-1].write_bytes(net.to_bytes())
+    out = tmp_path / "soup.bin"
+    assert average.main([*map(str, files), "--out", str(out)]) == 0
+    assert "the mean of 3 networks" in capsys.readouterr().out
+    soup = load_network(out)
+    for name in ("w1", "b1", "w2", "b2"):
+        stack = np.stack([getattr(net, name).astype(np.float64) for net in nets])
+        got = getattr(soup, name).astype(np.float64)
+        # Within half a step of the float mean, so within the members' range.
+        assert np.abs(got - stack.mean(axis=0)).max() <= 0.5
+        assert (got >= stack.min(axis=0)).all() and (got <= stack.max(axis=0)).all()
+    # A network averaged with itself is itself, byte for byte.
+    again = tmp_path / "again.bin"
+    assert average.main([str(files[0]), str(files[0]), "--out", str(again)]) == 0
+    assert again.read_bytes() == files[0].read_bytes()
+
+
+def test_average_refuses_networks_of_different_shapes(tmp_path: Path, capsys) -> None:
+    average = _script("nnue_average")
+    a, b, out = tmp_path / "a.bin", tmp_path / "b.bin", tmp_path / "soup.bin"
+    a.write_bytes(random_tuple_network(1).to_bytes())
+    b.write_bytes(bucketed_tuple_network(2).to_bytes())
+    assert average.main([str(a), str(b), "--out", str(out)]) == 2
+    assert "only networks of one shape average" in capsys.readouterr().err
+    assert average.main([str(a), str(tmp_path / "missing.bin"), "--out", str(out)]) == 2
+    assert "missing.bin: no such file" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_selfplay_generator_searches_children_off_the_games_path(tmp_path: Path) -> None:
     selfplay = _script("nnue_selfplay")
     out = tmp_path / "data"
